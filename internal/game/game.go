@@ -1,0 +1,129 @@
+// Package game defines what every hosted rule set provides: a way to play one
+// match between bots and a summary of how it ended. Each rule set lives in its
+// own sub-package (entelect, brainjar, deepship, hitandsunk) with the same
+// shape: pure rules, state views, the bot protocol and a replay writer.
+package game
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/broadside/broadside/internal/sandbox"
+)
+
+// Bot is one seat in a match, as the rule set sees it.
+type Bot struct {
+	// Key is the seat's key in the rule set's own terms ("A" or "B" for
+	// Entelect); rule sets assign it when empty.
+	Key string
+	// Name is the display name (for Entelect: NickName, else Author, else Email).
+	Name string
+	// Dir is the absolute path of the bot's folder; bots run with it as the
+	// working directory.
+	Dir string
+	// Command is the program and its leading arguments (for example
+	// ["python3", "bot.py"]); the rule set appends its protocol arguments.
+	Command []string
+	// TrailingArgs are appended after the protocol arguments (Entelect RunArgs).
+	TrailingArgs []string
+	// Language names the runtime, for calibration and messages ("Python3").
+	Language string
+	// Calibration is added to the bot's time budget: the measured start-up
+	// cost of a trivial bot of the same language on this machine.
+	Calibration time.Duration
+	// Console, when set, makes this seat a human at a terminal instead of a
+	// process: commands are read from In and prompts written to Out.
+	Console *Console
+	// Meta is the manifest's author information, for files that echo it
+	// (Entelect roundInfo.json).
+	Meta BotInfo
+	// LoadError, when set, means the bot could not be prepared (no manifest,
+	// unknown BotType, missing runtime or RunFile). The match still runs and
+	// every turn of this seat counts as doing nothing, with this reason.
+	LoadError error
+}
+
+// BotInfo is the author information of a manifest.
+type BotInfo struct {
+	Author   string
+	NickName string
+	Email    string
+	BotType  string
+}
+
+// Console is a human player at a terminal.
+type Console struct {
+	In  io.Reader
+	Out io.Writer
+}
+
+// Options control one match.
+type Options struct {
+	// Seed makes the match reproducible; rule sets draw all randomness from it.
+	Seed int64
+	// Size selects the map size in the rule set's own terms (Entelect: 1, 2, 3;
+	// 0 means the rule set's default).
+	Size int
+	// ReplayDir is where the replay is written; it is created if missing.
+	ReplayDir string
+	// NoLimit lifts the time limits.
+	NoLimit bool
+	// Tournament hides everything that could leak between the players during
+	// the match and writes the remaining files at its end.
+	Tournament bool
+	// Debug halts on bot stderr output (local command only).
+	Debug bool
+	// Runner starts bot processes: confined by bubblewrap in the portal, and
+	// optionally in the local command.
+	Runner sandbox.Runner
+	// EngineLog, when set, also receives the engine log (--clog).
+	EngineLog io.Writer
+	// Pretty, when set, receives a drawing of both maps every round (--pretty).
+	Pretty io.Writer
+	// Logger receives operational messages.
+	Logger *slog.Logger
+}
+
+// Summary is how a match ended. Its JSON form is the stable `--json`
+// interface of the battleship command; fields are only ever added.
+type Summary struct {
+	Game    string          `json:"game"`
+	Winner  *string         `json:"winner"`
+	Rounds  int             `json:"rounds"`
+	Seed    int64           `json:"seed"`
+	Players []PlayerSummary `json:"players"`
+}
+
+// PlayerSummary is one seat's result. For free-for-all rule sets the players
+// are listed in finishing order.
+type PlayerSummary struct {
+	Key         string `json:"key"`
+	Name        string `json:"name"`
+	Points      int    `json:"points"`
+	ShipsLeft   int    `json:"shipsLeft"`
+	ShotsFired  int    `json:"shotsFired"`
+	ShotsLanded int    `json:"shotsLanded"`
+	Killed      bool   `json:"killed"`
+	// Reason says why the player lost or was killed; empty for the winner.
+	Reason string `json:"reason"`
+	// Rank is the finishing position, 1 for the winner.
+	Rank int `json:"rank"`
+	// Log is the bot's own log for this match (what the engine recorded of
+	// its runs, output and failures). It goes to the bot's owner only.
+	Log string `json:"-"`
+}
+
+// RuleSet is one hosted game.
+type RuleSet interface {
+	// Name is the rule set's stable identifier: entelect, brainjar, deepship
+	// or hitandsunk.
+	Name() string
+	// Seats returns how many bots a match takes, at least and at most.
+	Seats() (min, max int)
+	// Play runs one match to its end. An error means the match could not be
+	// played at all (for example the replay folder is not writable); anything
+	// a bot does wrong is part of the result, never an error.
+	Play(ctx context.Context, bots []Bot, opts Options) (*Summary, error)
+}

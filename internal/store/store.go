@@ -1,0 +1,74 @@
+// Package store holds every SQL query of the platform (pgx). Methods are
+// named entity then verb (BotGetByID) and run on whatever the Store was made
+// from: the pool, or a transaction when several writes must land together.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// ErrNotFound is returned when a looked-up row does not exist.
+var ErrNotFound = errors.New("store: not found")
+
+// ErrConflict is returned when a write breaks a uniqueness rule (a taken
+// username, a bot name already used by the same owner).
+var ErrConflict = errors.New("store: already exists")
+
+// DBTX is what queries run on: a *pgxpool.Pool or a pgx.Tx.
+type DBTX interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Store runs the platform's queries.
+type Store struct {
+	db   DBTX
+	pool *pgxpool.Pool
+}
+
+// New returns a Store on a pool.
+func New(pool *pgxpool.Pool) *Store {
+	return &Store{db: pool, pool: pool}
+}
+
+// NewTx returns a Store whose queries run inside tx. InTx on it runs the
+// function in the same transaction.
+func NewTx(tx pgx.Tx) *Store {
+	return &Store{db: tx}
+}
+
+// DB returns what the Store's queries run on.
+func (s *Store) DB() DBTX { return s.db }
+
+// InTx runs fn in a transaction and commits it when fn returns nil. On a
+// Store already inside a transaction, fn joins that transaction.
+func (s *Store) InTx(ctx context.Context, fn func(tx pgx.Tx, st *Store) error) error {
+	if tx, ok := s.db.(pgx.Tx); ok {
+		return fn(tx, s)
+	}
+	if s.pool == nil {
+		return errors.New("store: no pool to begin a transaction on")
+	}
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		return fn(tx, NewTx(tx))
+	})
+}
+
+// interpretError maps driver errors to the store's errors, once, here.
+func interpretError(err error) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ErrNotFound
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+		return fmt.Errorf("%w: %s", ErrConflict, pgErr.ConstraintName)
+	}
+	return err
+}

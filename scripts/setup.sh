@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian machine lacks to run or test Broadside: the
+# bot sandbox (bubblewrap), a PostgreSQL server, headless Chromium for the
+# browser tests, and the bot toolchains. Safe to run again: it installs only
+# what is missing. Without root (or apt) it lists what is missing instead.
+set -euo pipefail
+
+want=()
+need() { command -v "$1" >/dev/null 2>&1 || want+=("$2"); }
+need bwrap bubblewrap
+need gcc gcc
+need g++ g++
+need make make
+need cmake cmake
+need zip zip
+need unzip unzip
+need node nodejs
+need npm npm
+need javac openjdk-17-jdk-headless
+need python3 python3
+if [ "${1:-}" = "--test" ]; then
+  need chromium chromium
+fi
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then
+  want+=(postgresql)
+fi
+
+if [ ${#want[@]} -eq 0 ]; then
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "setup: please install these packages: ${want[*]}" >&2
+  exit 1
+fi
+echo "setup: installing ${want[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${want[@]}" >/dev/null

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs every test of the project. Tests find PostgreSQL through
+# TEST_DATABASE_URL; when it is unset and no Docker engine is running, a
+# private PostgreSQL is started under ./data/test-postgres for them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/setup.sh --test
+
+if [ -z "${TEST_DATABASE_URL:-}" ] && ! docker info >/dev/null 2>&1; then
+  TEST_DATABASE_URL=$(PG_EXTRA_OPTS="-c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+    scripts/postgres.sh data/test-postgres "${TEST_PG_PORT:-54330}")
+  export TEST_DATABASE_URL
+fi
+
+go vet ./...
+go test -p 2 -timeout 25m -count=1 "$@" ./...
