@@ -20,14 +20,18 @@ type Standing struct {
 	Points int
 }
 
-// Standings ranks entrants by the stated tie-breaks, in order: score;
+// Standings ranks entrants by the stated tie-breaks, in order: score (a
+// bye counts as a win against nobody);
 // for round robin the head-to-head score among the tied entrants, for Swiss
 // the Buchholz score; then Sonneborn-Berger; then in-game points; then the
 // better seed.
-func Standings(n int, games []Game, format Format) []Standing {
+func Standings(n int, games []Game, byes []int, format Format) []Standing {
 	st := make([]Standing, n)
 	for i := range st {
 		st[i].Entrant = i
+	}
+	for _, e := range byes {
+		st[e].Score += 2
 	}
 	for _, g := range games {
 		a, b := &st[g.A], &st[g.B]

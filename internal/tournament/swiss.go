@@ -33,7 +33,7 @@ func SwissPair(round, n int, played []Game, byes []int) (pairs []Pairing, bye in
 		firstSeats[g.A]++
 	}
 	order := make([]int, 0, n)
-	for _, s := range Standings(n, played, Swiss) {
+	for _, s := range Standings(n, played, byes, Swiss) {
 		order = append(order, s.Entrant)
 	}
 	bye = -1

@@ -259,7 +259,7 @@ func TestStandingsTieBreaks(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			st := Standings(tc.n, tc.games, tc.format)
+			st := Standings(tc.n, tc.games, nil, tc.format)
 			for i, e := range tc.want {
 				if st[i].Entrant != e {
 					t.Fatalf("position %d: entrant %d, want %d (%+v)", i+1, st[i].Entrant, e, st)
