@@ -36,6 +36,12 @@ type Mount struct {
 	Source   string
 	Target   string
 	Writable bool
+	// PerCommand, for a Session's mounts only, shows an empty folder at the
+	// mount's path; the mounts of each command under it (a bot's round
+	// folder in the replay folder) appear there for that command only, so
+	// a bot never sees its opponent's folders. Outside sessions it is
+	// ignored.
+	PerCommand bool
 }
 
 // Cmd is one command to run.

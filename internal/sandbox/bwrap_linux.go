@@ -1,0 +1,483 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// DefaultRuntimePaths are the language runtimes of the platform machine that
+// live outside /usr (which is always visible).
+func DefaultRuntimePaths() []string {
+	return []string{"/usr/local/go", "/root/.pyenv/versions"}
+}
+
+// sandboxPath is PATH inside the sandbox.
+const sandboxPath = "/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+// etcFiles are the files of /etc a program may need: the dynamic linker's
+// cache, the alternatives symlinks (java, javac), the JVM's configuration,
+// user names. Nothing secret (no shadow, no credentials).
+var etcFiles = []string{
+	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
+	"/etc/java-17-openjdk", "/etc/localtime", "/etc/nsswitch.conf", "/etc/passwd", "/etc/group",
+	"/etc/mime.types", "/etc/os-release", "/etc/debian_version",
+}
+
+// etcNetworkFiles are added for commands allowed on the network.
+var etcNetworkFiles = []string{
+	"/etc/resolv.conf", "/etc/hosts", "/etc/host.conf", "/etc/gai.conf", "/etc/ssl", "/etc/ca-certificates",
+	"/etc/ca-certificates.conf", "/etc/pki",
+}
+
+// Bwrap runs each command in a fresh bubblewrap sandbox: its own user, PID,
+// IPC, UTS, cgroup and (unless Cmd.Network) network namespaces, a read-only
+// view of the system and runtimes, the command's mounts, a private /tmp, and
+// cgroup v1 limits on memory, processes and CPU where the machine allows,
+// rlimits otherwise.
+type Bwrap struct {
+	cfg      BwrapConfig
+	bwrap    string
+	cgroups  cgroupParents // nil: rlimits only
+	readOnly []string
+	log      *slog.Logger
+	seq      atomic.Uint64
+	seccomp  []byte // nil: no filter on this architecture
+}
+
+// NewBwrap checks that bubblewrap works here and returns the runner. It
+// fails when bwrap is missing or cannot create its namespaces; missing
+// cgroups only degrade the limits (see Probe).
+func NewBwrap(cfg BwrapConfig) (*Bwrap, error) {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	path := cfg.BwrapPath
+	if path == "" {
+		path = "bwrap"
+	}
+	bin, err := exec.LookPath(path)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: bubblewrap not found: %w", err)
+	}
+	ro := cfg.ReadOnly
+	if ro == nil {
+		ro = DefaultRuntimePaths()
+	}
+	b := &Bwrap{cfg: cfg, bwrap: bin, log: log, seccomp: setuidFilter()}
+	for _, p := range ro {
+		if _, err := os.Stat(p); err == nil && !strings.HasPrefix(p+"/", "/usr/") {
+			b.readOnly = append(b.readOnly, filepath.Clean(p))
+		}
+	}
+	if !cfg.NoCgroups {
+		cg, _, err := findCgroups()
+		if err != nil {
+			log.Warn("sandbox without cgroups: memory and process limits fall back to rlimits", "err", err)
+		} else {
+			b.cgroups = cg
+			cg.removeStale()
+		}
+	}
+	removeStaleStages()
+	r, err := b.Run(context.Background(), Cmd{Args: []string{"/bin/true"}, Limits: Limits{WallTime: 10 * time.Second}})
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: bubblewrap does not work here: %w", err)
+	}
+	if r.ExitCode != 0 {
+		return nil, fmt.Errorf("sandbox: bubblewrap does not work here: exit %d: %s", r.ExitCode, strings.TrimSpace(string(r.Stderr)))
+	}
+	return b, nil
+}
+
+// Run runs cmd to completion in a fresh sandbox.
+func (b *Bwrap) Run(ctx context.Context, c Cmd) (Result, error) {
+	p, err := b.start(ctx, c, nil)
+	if err != nil {
+		return Result{}, err
+	}
+	<-p.done
+	return p.result, p.processErr
+}
+
+// Start starts cmd in a fresh sandbox with its standard input and output
+// connected to the returned Process. Cmd.Stdin is not used.
+func (b *Bwrap) Start(ctx context.Context, c Cmd) (Process, error) {
+	return startProcess(ctx, c, b.start)
+}
+
+// args builds the bubblewrap command line for c.
+func (b *Bwrap) args(c Cmd, limits Limits) ([]string, error) {
+	a := []string{
+		"--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session", "--as-pid-1",
+		"--cap-drop", "ALL", "--uid", "1000", "--gid", "1000", "--hostname", "sandbox",
+		"--ro-bind", "/usr", "/usr",
+	}
+	for _, top := range []string{"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
+		fi, err := os.Lstat(top)
+		switch {
+		case err != nil:
+		case fi.Mode()&os.ModeSymlink != 0:
+			target, err := os.Readlink(top)
+			if err == nil {
+				a = append(a, "--symlink", target, top)
+			}
+		case fi.IsDir():
+			a = append(a, "--ro-bind", top, top)
+		}
+	}
+	etc := etcFiles
+	if c.Network {
+		etc = append(append([]string{}, etcFiles...), etcNetworkFiles...)
+	}
+	for _, f := range etc {
+		if _, err := os.Stat(f); err == nil {
+			a = append(a, "--ro-bind", f, f)
+		}
+	}
+	tmp := b.cfg.TmpBytes
+	if tmp <= 0 {
+		tmp = 64 << 20
+	}
+	a = append(a, "--proc", "/proc", "--dev", "/dev", "--size", fmt.Sprint(tmp), "--tmpfs", "/tmp")
+	for _, p := range b.readOnly {
+		a = append(a, "--ro-bind", p, p)
+	}
+	// A folder is mounted before the mounts inside it, which would
+	// otherwise be hidden under it.
+	mounts := append([]Mount{}, c.Mounts...)
+	sort.SliceStable(mounts, func(i, j int) bool { return depth(mounts[i]) < depth(mounts[j]) })
+	for _, m := range mounts {
+		if m.Source == "" || !filepath.IsAbs(m.Source) {
+			return nil, fmt.Errorf("sandbox: mount source %q is not an absolute path", m.Source)
+		}
+		target := m.Target
+		if target == "" {
+			target = m.Source
+		}
+		if !filepath.IsAbs(target) {
+			return nil, fmt.Errorf("sandbox: mount target %q is not an absolute path", target)
+		}
+		if _, err := os.Stat(m.Source); err != nil {
+			return nil, fmt.Errorf("sandbox: mount: %w", err)
+		}
+		op := "--ro-bind"
+		if m.Writable {
+			op = "--bind"
+		}
+		a = append(a, op, m.Source, target)
+	}
+	// The root itself is a tmpfs made by bwrap; read-only, it cannot be
+	// used to fill memory or plant files.
+	a = append(a, "--remount-ro", "/")
+	if c.Dir != "" {
+		a = append(a, "--chdir", c.Dir)
+	} else {
+		a = append(a, "--chdir", "/tmp")
+	}
+	a = append(a, "--")
+	return append(a, c.Args...), nil
+}
+
+// start starts cmd and its watcher in a fresh sandbox.
+func (b *Bwrap) start(ctx context.Context, c Cmd, pipes *stdPipes) (*proc, error) {
+	if len(c.Args) == 0 {
+		return nil, errors.New("sandbox: empty command")
+	}
+	limits := withDefaults(c.Limits, b.cfg.TurnDefaults)
+	c, err := absolutePaths(c)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.checkProgram(c); err != nil {
+		return nil, err
+	}
+	if err := b.checkDir(c); err != nil {
+		return nil, err
+	}
+	env := c.Env
+	var egress *egressProxy
+	if c.Network {
+		if c, egress, err = b.withEgress(c); err != nil {
+			return nil, err
+		}
+		env = append(append([]string{supervisorEnv + "=relay"}, egressEnv()...), c.Env...)
+	}
+	args, err := b.args(c, limits)
+	if err != nil {
+		if egress != nil {
+			egress.close()
+		}
+		return nil, err
+	}
+	var filter *os.File
+	if b.seccomp != nil {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: seccomp pipe: %w", err)
+		}
+		// The program is a few hundred bytes, far below a pipe's buffer.
+		_, err = w.Write(b.seccomp)
+		w.Close()
+		if err != nil {
+			r.Close()
+			return nil, fmt.Errorf("sandbox: write seccomp program: %w", err)
+		}
+		filter = r
+		defer filter.Close()
+		args = append([]string{"--seccomp", "3"}, args...)
+	}
+	cmd := exec.Command(b.bwrap, args...)
+	if filter != nil {
+		cmd.ExtraFiles = []*os.File{filter}
+	}
+	cmd.Env = minimalEnv(sandboxPath, "/tmp", env)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	p := &proc{cmd: cmd, limits: limits, stderr: newCapBuffer(limits.OutputBytes)}
+	pipes.attach(cmd, c, p)
+	cmd.Stderr = p.stderr
+	cmd.WaitDelay = pipeGrace
+
+	rl := rlimitsFor(limits)
+	var setup func(int) error
+	var cg *cgroupSet
+	var memKilled atomic.Bool
+	if b.cgroups != nil {
+		name := fmt.Sprintf("broadside-%d-%d", os.Getpid(), b.seq.Add(1))
+		hard := limits
+		if hard.MemoryBytes > 0 {
+			hard.MemoryBytes += memoryHeadroom
+		}
+		cg, err = b.cgroups.newCgroupSet(name, hard)
+		if err != nil {
+			pipes.closeAll()
+			if egress != nil {
+				egress.close()
+			}
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		setup = cg.add
+		// The memory cgroup bounds the whole tree; RLIMIT_DATA would only
+		// bound each process and could refuse what the cgroup allows.
+		rl = withoutResource(rl, unix.RLIMIT_DATA)
+	} else if limits.Processes > 0 {
+		// Without the pids cgroup, RLIMIT_NPROC is the fallback. It counts
+		// the processes of the host user, so it only bounds anything when
+		// the worker does not run as root.
+		rl = append(rl, rlimit{unix.RLIMIT_NPROC, uint64(limits.Processes)})
+	}
+	// Read before the start: whatever the command writes is stamped later.
+	since := fileClock()
+	if err := startLimited(cmd, rl, setup); err != nil {
+		pipes.closeAll()
+		if cg != nil {
+			cg.remove()
+		}
+		if egress != nil {
+			egress.close()
+		}
+		return nil, fmt.Errorf("sandbox: start %s: %w", c.Args[0], err)
+	}
+	pipes.closeChildEnds()
+	p.start = time.Now()
+	pid := cmd.Process.Pid
+	p.killTree = func() {
+		killGroup(pid)
+		if cg != nil {
+			cg.kill()
+		}
+	}
+	if cg != nil {
+		p.cpu = cg.cpu
+		p.memoryExceeded = func() bool { return cg.memoryExceeded() || memKilled.Load() }
+	}
+	p.cleanup = func() {
+		if cg != nil {
+			cg.remove()
+		}
+		if egress != nil {
+			egress.close()
+		}
+	}
+	p.watchdog = b.watchdog(c.Mounts, since, cg, limits.MemoryBytes, &memKilled)
+	p.translateStatus = true
+	p.watch(ctx)
+	return p, nil
+}
+
+// memoryHeadroom is how far above a command's memory limit its cgroup's
+// hard limit sits. Without swap, a cgroup at its hard limit can thrash for
+// seconds (evicting and re-reading program text) before the kernel kills
+// anything; the watchdog stops the command at its own limit first.
+const memoryHeadroom = 32 << 20
+
+// watchdog returns what a fresh sandbox's command is polled with: the
+// disk bound, and with cgroups the memory limit (anonymous and shared
+// memory, not page cache). nil when there is nothing to watch.
+func (b *Bwrap) watchdog(mounts []Mount, since unix.Timespec, cg *cgroupSet, memLimit int64, memKilled *atomic.Bool) func() string {
+	disk := b.diskWatch(mounts, since)
+	if cg == nil || memLimit <= 0 {
+		return disk
+	}
+	return func() string {
+		if disk != nil {
+			if reason := disk(); reason != "" {
+				return reason
+			}
+		}
+		if used, ok := cg.memoryUsage(); ok && used > memLimit {
+			memKilled.Store(true)
+			return fmt.Sprintf("used more than %d bytes of memory", memLimit)
+		}
+		return ""
+	}
+}
+
+// withEgress wraps c for a sandbox with its own network namespace whose way
+// out is the egress proxy: the relay runs as PID 1 and starts c.
+func (b *Bwrap) withEgress(c Cmd) (Cmd, *egressProxy, error) {
+	exe, err := supervisorBinary()
+	if err != nil {
+		return c, nil, err
+	}
+	e, err := startEgress(b.log)
+	if err != nil {
+		return c, nil, fmt.Errorf("sandbox: %w", err)
+	}
+	c.Mounts = append(append([]Mount{}, c.Mounts...),
+		Mount{Source: exe, Target: supervisorPath}, Mount{Source: e.socket, Target: egressSocket, Writable: true})
+	c.Args = append([]string{supervisorPath}, c.Args...)
+	return c, e, nil
+}
+
+// depth is the number of components of a mount's path in the sandbox.
+func depth(m Mount) int {
+	t := m.Target
+	if t == "" {
+		t = m.Source
+	}
+	return strings.Count(filepath.Clean(t), "/")
+}
+
+func withoutResource(rl []rlimit, res int) []rlimit {
+	out := rl[:0:0]
+	for _, r := range rl {
+		if r.resource != res {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// checkProgram reports a program that cannot exist inside the sandbox, so a
+// missing program is an error from Run as with Host, not a failed turn.
+func (b *Bwrap) checkProgram(c Cmd) error {
+	prog := c.Args[0]
+	if !strings.Contains(prog, "/") {
+		for _, dir := range filepath.SplitList(sandboxPath) {
+			if fi, err := os.Stat(filepath.Join(dir, prog)); err == nil && !fi.IsDir() {
+				return nil
+			}
+		}
+		return fmt.Errorf("sandbox: %s: %w", prog, exec.ErrNotFound)
+	}
+	if !filepath.IsAbs(prog) {
+		if c.Dir == "" {
+			return fmt.Errorf("sandbox: relative program %s without Dir", prog)
+		}
+		prog = filepath.Join(c.Dir, prog)
+	}
+	fi, err := os.Stat(prog)
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	if fi.IsDir() {
+		return fmt.Errorf("sandbox: %s is a directory", prog)
+	}
+	return nil
+}
+
+// absolutePaths makes the command's relative paths (folder, mounts, a
+// program named by a relative path) absolute from the worker's working
+// directory: inside the sandbox, the working directory is not the worker's.
+func absolutePaths(c Cmd) (Cmd, error) {
+	abs := func(p string) (string, error) {
+		if p == "" || filepath.IsAbs(p) {
+			return p, nil
+		}
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return "", fmt.Errorf("sandbox: %w", err)
+		}
+		return a, nil
+	}
+	var err error
+	if c.Dir, err = abs(c.Dir); err != nil {
+		return c, err
+	}
+	mounts := make([]Mount, len(c.Mounts))
+	for i, m := range c.Mounts {
+		if m.Source, err = abs(m.Source); err != nil {
+			return c, err
+		}
+		if m.Target, err = abs(m.Target); err != nil {
+			return c, err
+		}
+		mounts[i] = m
+	}
+	c.Mounts = mounts
+	if strings.Contains(c.Args[0], "/") && !filepath.IsAbs(c.Args[0]) {
+		args := append([]string{}, c.Args...)
+		base := c.Dir
+		if base == "" {
+			base, _ = os.Getwd()
+		}
+		args[0] = filepath.Join(base, args[0])
+		c.Args = args
+	}
+	return c, nil
+}
+
+// checkDir reports a working directory the command would not see.
+func (b *Bwrap) checkDir(c Cmd) error {
+	if c.Dir == "" {
+		return nil
+	}
+	dir := filepath.Clean(c.Dir)
+	visible := append([]Mount{{Source: "/tmp"}, {Source: "/usr"}}, c.Mounts...)
+	for _, p := range b.readOnly {
+		visible = append(visible, Mount{Source: p})
+	}
+	if underMount(dir, visible) {
+		return nil
+	}
+	return fmt.Errorf("sandbox: working directory %s is not inside a mount", c.Dir)
+}
+
+func underMount(dir string, mounts []Mount) bool {
+	for _, m := range mounts {
+		t := m.Target
+		if t == "" {
+			t = m.Source
+		}
+		t = filepath.Clean(t)
+		if dir == t || strings.HasPrefix(dir, t+"/") {
+			return true
+		}
+	}
+	return false
+}

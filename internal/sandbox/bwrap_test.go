@@ -1,0 +1,146 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// newTestBwrap returns a Bwrap runner, failing the test when the sandbox is
+// not fully enforced on this machine: the platform's tests must not pass by
+// running untrusted code bare.
+func newTestBwrap(t *testing.T) *Bwrap {
+	t.Helper()
+	caps := Probe(context.Background())
+	if !caps.Enforced() {
+		t.Fatalf("sandbox not enforced here: %s", caps)
+	}
+	b, err := NewBwrap(BwrapConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestProbe(t *testing.T) {
+	caps := Probe(context.Background())
+	t.Log(caps)
+	if !caps.Enforced() {
+		t.Fatalf("want an enforced sandbox on the platform machine: %s", caps)
+	}
+	if len(caps.Problems) != 0 {
+		t.Errorf("problems: %v", caps.Problems)
+	}
+	if !caps.PerCommandMounts {
+		t.Errorf("the platform machine runs the worker as root, so sessions must support per-command mounts: %s", caps)
+	}
+}
+
+func TestBwrapRun(t *testing.T) {
+	t.Setenv("BROADSIDE_TEST_SECRET", "s3cr3t")
+	testRun(t, newTestBwrap(t))
+}
+
+func TestBwrapStart(t *testing.T) {
+	testStart(t, newTestBwrap(t))
+}
+
+func TestBwrapStartFailure(t *testing.T) {
+	b := newTestBwrap(t)
+	dir := t.TempDir()
+	for _, c := range []Cmd{
+		{},
+		{Args: []string{"/nonexistent/program"}},
+		{Args: []string{"no-such-program-anywhere"}},
+		{Args: []string{"/bin/true"}, Dir: "/work"},
+		{Args: []string{"/bin/true"}, Mounts: []Mount{{Source: "relative/path"}}},
+		{Args: []string{"/bin/true"}, Mounts: []Mount{{Source: dir + "/missing"}}},
+	} {
+		if _, err := b.Run(context.Background(), c); err == nil {
+			t.Errorf("Run(%+v) = nil error, want one", c)
+		}
+	}
+}
+
+// TestBwrapConfinement checks what a command sees: nothing of the host's
+// files, network or environment beyond what was given.
+func TestBwrapConfinement(t *testing.T) {
+	t.Setenv("BROADSIDE_TEST_SECRET", "s3cr3t")
+	b := newTestBwrap(t)
+	dir := t.TempDir()
+	script := `
+for p in /work /home /root/.bash_history /var/run/postgresql /etc/shadow /sys/fs/cgroup; do
+	test -e "$p" && echo "visible $p"
+done
+echo x > /usr/probe 2>/dev/null && echo "wrote /usr"
+echo x > /probe 2>/dev/null && echo "wrote /"
+echo x > ` + dir + `/ro 2>/dev/null && echo "wrote read-only mount"
+cat /proc/self/environ | tr '\0' '\n' | grep -c SECRET
+test "$$" = 1 || echo "not pid 1"
+`
+	r, err := b.Run(context.Background(), Cmd{
+		Args:   []string{"/bin/sh", "-c", script},
+		Mounts: []Mount{{Source: dir}},
+		Limits: Limits{WallTime: 5 * time.Second},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(r.Stdout)); got != "0" {
+		t.Errorf("the sandbox leaked:\n%s", got)
+	}
+}
+
+// TestBwrapConcurrent runs turns side by side, as the worker does with
+// several matches: each gets its own cgroups and its own result.
+func TestBwrapConcurrent(t *testing.T) {
+	b := newTestBwrap(t)
+	const n = 8
+	errs := make(chan string, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			r, err := b.Run(context.Background(), Cmd{
+				Args:   []string{"/bin/sh", "-c", "echo " + strings.Repeat("x", i+1) + "; exit " + string(rune('0'+i))},
+				Limits: Limits{WallTime: 10 * time.Second, MemoryBytes: 64 << 20, Processes: 16},
+			})
+			switch {
+			case err != nil:
+				errs <- err.Error()
+			case r.ExitCode != i || strings.TrimSpace(string(r.Stdout)) != strings.Repeat("x", i+1):
+				errs <- "mixed results"
+			default:
+				errs <- ""
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+}
+
+// TestBwrapRelativePaths runs a command named, placed and mounted by paths
+// relative to the worker's working directory, as the local command does.
+func TestBwrapRelativePaths(t *testing.T) {
+	b := newTestBwrap(t)
+	rel := filepath.Join("testdata", "hostile", "well_behaved")
+	round := t.TempDir()
+	r, err := b.Run(context.Background(), Cmd{
+		Args:   []string{"/bin/sh", "./bot.sh", "A", round},
+		Dir:    rel,
+		Mounts: []Mount{{Source: rel}, {Source: round, Writable: true}},
+		Limits: Limits{WallTime: 5 * time.Second},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(round, "command.txt")); string(got) != "1,0,0" || r.ExitCode != 0 {
+		t.Errorf("command %q, result %+v %s", got, r, r.Stderr)
+	}
+}

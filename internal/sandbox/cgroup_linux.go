@@ -1,0 +1,284 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// cgroupRoot is the cgroup v1 hierarchy root of the machine.
+const cgroupRoot = "/sys/fs/cgroup"
+
+// cgroupV1Controllers are the v1 controllers a turn is placed in: memory for
+// the memory limit, pids for the process limit, cpuacct for the CPU time of
+// the whole tree.
+var cgroupV1Controllers = []string{"memory", "pids", "cpuacct"}
+
+// cgroupParents are the directories under which the worker creates one
+// cgroup per command: for each controller, the worker's own cgroup, so the
+// command stays inside whatever the worker itself is limited to.
+type cgroupParents map[string]string
+
+// findCgroupV1 returns the worker's cgroup directory for each controller, or
+// an error saying why cgroup v1 cannot be used.
+func findCgroupV1() (cgroupParents, error) {
+	data, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return nil, fmt.Errorf("read /proc/self/cgroup: %w", err)
+	}
+	own := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		parts := strings.SplitN(sc.Text(), ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		for _, c := range strings.Split(parts[1], ",") {
+			own[c] = parts[2]
+		}
+	}
+	parents := cgroupParents{}
+	for _, c := range cgroupV1Controllers {
+		p, ok := own[c]
+		if !ok {
+			return nil, fmt.Errorf("cgroup v1 controller %s not mounted", c)
+		}
+		dir := filepath.Join(cgroupRoot, c, p)
+		if _, err := os.Stat(filepath.Join(dir, "cgroup.procs")); err != nil {
+			// cpu and cpuacct are often co-mounted as cpu,cpuacct.
+			return nil, fmt.Errorf("cgroup v1 controller %s: %w", c, err)
+		}
+		parents[c] = dir
+	}
+	return parents, nil
+}
+
+// checkWritable creates and removes a test cgroup under each parent.
+func (cp cgroupParents) checkWritable() error {
+	name := fmt.Sprintf("broadside-probe-%d", os.Getpid())
+	for c, dir := range cp {
+		d := filepath.Join(dir, name)
+		if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("cgroup %s not writable: %w", c, err)
+		}
+		if err := os.Remove(d); err != nil {
+			return fmt.Errorf("remove probe cgroup %s: %w", d, err)
+		}
+	}
+	return nil
+}
+
+// cgroupSet is the cgroups of one command.
+type cgroupSet struct {
+	dirs map[string]string
+}
+
+// newCgroupSet creates the command's cgroups with its limits.
+func (cp cgroupParents) newCgroupSet(name string, l Limits) (*cgroupSet, error) {
+	cs := &cgroupSet{dirs: map[string]string{}}
+	for c, parent := range cp {
+		d := filepath.Join(parent, name)
+		if err := os.Mkdir(d, 0o755); err != nil {
+			cs.remove()
+			return nil, fmt.Errorf("create cgroup: %w", err)
+		}
+		cs.dirs[c] = d
+	}
+	var writes [][2]string
+	if d, v2 := cs.dirs[unified]; v2 {
+		if l.MemoryBytes > 0 {
+			v := strconv.FormatInt(l.MemoryBytes, 10)
+			writes = append(writes, [2]string{filepath.Join(d, "memory.max"), v})
+			if _, err := os.Stat(filepath.Join(d, "memory.swap.max")); err == nil {
+				writes = append(writes, [2]string{filepath.Join(d, "memory.swap.max"), "0"})
+			}
+		}
+		if l.Processes > 0 {
+			writes = append(writes, [2]string{filepath.Join(d, "pids.max"), strconv.Itoa(l.Processes)})
+		}
+	} else if l.MemoryBytes > 0 {
+		v := strconv.FormatInt(l.MemoryBytes, 10)
+		writes = append(writes, [2]string{filepath.Join(cs.dirs["memory"], "memory.limit_in_bytes"), v})
+		// Swap counts too where the kernel accounts it.
+		sw := filepath.Join(cs.dirs["memory"], "memory.memsw.limit_in_bytes")
+		if _, err := os.Stat(sw); err == nil {
+			writes = append(writes, [2]string{sw, v})
+		}
+	}
+	if _, v2 := cs.dirs[unified]; !v2 && l.Processes > 0 {
+		writes = append(writes, [2]string{filepath.Join(cs.dirs["pids"], "pids.max"), strconv.Itoa(l.Processes)})
+	}
+	for _, w := range writes {
+		if err := os.WriteFile(w[0], []byte(w[1]), 0o644); err != nil {
+			cs.remove()
+			return nil, fmt.Errorf("set cgroup limit: %w", err)
+		}
+	}
+	return cs, nil
+}
+
+// add moves pid (stopped before it runs anything) into every cgroup.
+func (cs *cgroupSet) add(pid int) error {
+	for c, d := range cs.dirs {
+		if err := os.WriteFile(filepath.Join(d, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0o644); err != nil {
+			return fmt.Errorf("move pid %d to cgroup %s: %w", pid, c, err)
+		}
+	}
+	return nil
+}
+
+// cpu is the CPU time used by every process that ever ran in the cgroup.
+func (cs *cgroupSet) cpu() (time.Duration, bool) {
+	if d, v2 := cs.dirs[unified]; v2 {
+		us, ok := readKeyed(filepath.Join(d, "cpu.stat"), "usage_usec")
+		return time.Duration(us) * time.Microsecond, ok
+	}
+	b, err := os.ReadFile(filepath.Join(cs.dirs["cpuacct"], "cpuacct.usage"))
+	if err != nil {
+		return 0, false
+	}
+	ns, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return time.Duration(ns), true
+}
+
+// memoryExceeded reports whether the kernel killed a process of the cgroup
+// for going over its memory limit.
+func (cs *cgroupSet) memoryExceeded() bool {
+	return cs.oomKills() > 0
+}
+
+// oomKills is how many processes of the cgroup the kernel killed for going
+// over its memory limit.
+func (cs *cgroupSet) oomKills() int64 {
+	if d, v2 := cs.dirs[unified]; v2 {
+		n, _ := readKeyed(filepath.Join(d, "memory.events"), "oom_kill")
+		return n
+	}
+	n, _ := readKeyed(filepath.Join(cs.dirs["memory"], "memory.oom_control"), "oom_kill")
+	return n
+}
+
+// memoryUsage is the memory the cgroup's processes hold now: anonymous
+// memory and shared memory (its tmpfs /tmp), not the page cache of files
+// it read or wrote, which the kernel reclaims at will.
+func (cs *cgroupSet) memoryUsage() (int64, bool) {
+	if d, v2 := cs.dirs[unified]; v2 {
+		anon, ok1 := readKeyed(filepath.Join(d, "memory.stat"), "anon")
+		shmem, ok2 := readKeyed(filepath.Join(d, "memory.stat"), "shmem")
+		return anon + shmem, ok1 && ok2
+	}
+	stat := filepath.Join(cs.dirs["memory"], "memory.stat")
+	rss, ok1 := readKeyed(stat, "total_rss")
+	shmem, ok2 := readKeyed(stat, "total_shmem")
+	return rss + shmem, ok1 && ok2
+}
+
+// pids lists the processes still in the cgroup.
+func (cs *cgroupSet) pids() []int {
+	d, v2 := cs.dirs[unified]
+	if !v2 {
+		d = cs.dirs["pids"]
+	}
+	return readPids(filepath.Join(d, "cgroup.procs"))
+}
+
+// readPids reads a file of process ids separated by white space.
+func readPids(path string) []int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, f := range strings.Fields(string(b)) {
+		if n, err := strconv.Atoi(f); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// kill sends SIGKILL to every process in the cgroup. The pids limit keeps a
+// fork bomb from outrunning it; it loops until the cgroup is empty or a
+// deadline passes.
+func (cs *cgroupSet) kill() {
+	if d, v2 := cs.dirs[unified]; v2 {
+		// Linux 5.14 and later kill the whole cgroup at once.
+		_ = os.WriteFile(filepath.Join(d, "cgroup.kill"), []byte("1"), 0o644)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		pids := cs.pids()
+		if len(pids) == 0 || time.Now().After(deadline) {
+			return
+		}
+		for _, pid := range pids {
+			_ = unix.Kill(pid, unix.SIGKILL)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// remove deletes the cgroups; killed processes may take a moment to leave.
+func (cs *cgroupSet) remove() {
+	for _, d := range cs.dirs {
+		for i := 0; i < 200; i++ {
+			err := os.Remove(d)
+			if err == nil || errors.Is(err, os.ErrNotExist) || !errors.Is(err, unix.EBUSY) {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
+// removeStale deletes the cgroups left by workers that died mid-command
+// (their names carry the worker's pid), killing what still runs in them.
+func (cp cgroupParents) removeStale() {
+	for _, parent := range cp {
+		dirs, _ := filepath.Glob(filepath.Join(parent, "broadside-*-*"))
+		for _, d := range dirs {
+			parts := strings.Split(filepath.Base(d), "-")
+			pid, err := strconv.Atoi(parts[1])
+			if err != nil || pid == os.Getpid() {
+				continue
+			}
+			if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err == nil {
+				continue
+			}
+			stale := &cgroupSet{dirs: map[string]string{}}
+			for c, p := range cp {
+				stale.dirs[c] = filepath.Join(p, filepath.Base(d))
+			}
+			stale.kill()
+			stale.remove()
+		}
+	}
+}
+
+// readKeyed reads the number after key in a "key value" per line file.
+func readKeyed(path, key string) (int64, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, key+" "); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,154 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// defaultDiskBytes is BwrapConfig.DiskBytes when zero.
+const defaultDiskBytes = 256 << 20
+
+// defaultDiskFiles is BwrapConfig.DiskFiles when zero: empty files cost no
+// bytes but use up inodes.
+const defaultDiskFiles = 100_000
+
+// diskPoll is how often, at most, the writable folders are walked. A walk
+// costs a stat per file: the next one waits at least four times as long as
+// the last took, so big folders cost the worker at most a fifth of a core.
+const diskPoll = 20 * time.Millisecond
+
+// folderUse is what a command wrote in a set of folders.
+type folderUse struct {
+	bytes int64
+	files int
+}
+
+// fileClock is the clock the kernel stamps files with: the coarse real-time
+// clock, which may lag time.Now by a tick. A file changed after fileClock
+// was read has a change time at or after it.
+func fileClock() unix.Timespec {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_REALTIME_COARSE, &ts); err != nil {
+		// Without the coarse clock, a tick earlier than the fine one is as
+		// safe: it may count a little written just before the command.
+		ts = unix.NsecToTimespec(time.Now().Add(-20 * time.Millisecond).UnixNano())
+	}
+	return ts
+}
+
+// diskWatch returns a watchdog that reports when a command has written
+// more than the configured bytes or entries to its writable folders since
+// the file clock read since, taken before the command started. RLIMIT_FSIZE
+// bounds each file; this bounds them all.
+//
+// It counts every file and folder whose change time is at or after since:
+// the kernel sets that time on every write, and no process can set it back,
+// so nothing written during the command escapes, however early or however
+// disguised. Nothing needs measuring before the command starts, so a fast
+// writer cannot hide its first writes in a baseline. A file that existed
+// before counts whole once changed; RLIMIT_FSIZE keeps that bounded. What
+// other commands write elsewhere on the same file system never counts.
+func (b *Bwrap) diskWatch(mounts []Mount, since unix.Timespec) func() string {
+	limit := b.cfg.DiskBytes
+	if limit == 0 {
+		limit = defaultDiskBytes
+	}
+	maxFiles := b.cfg.DiskFiles
+	if maxFiles == 0 {
+		maxFiles = defaultDiskFiles
+	}
+	if limit < 0 && maxFiles < 0 {
+		return nil
+	}
+	var dirs []string
+	for _, m := range mounts {
+		if m.Writable {
+			dirs = append(dirs, filepath.Clean(m.Source))
+		}
+	}
+	dirs = outermost(dirs)
+	if len(dirs) == 0 {
+		return nil
+	}
+	var next time.Time
+	return func() string {
+		start := time.Now()
+		if start.Before(next) {
+			return ""
+		}
+		u := measureSince(dirs, since, limit, maxFiles)
+		next = start.Add(max(diskPoll, 4*time.Since(start)))
+		switch {
+		case limit >= 0 && u.bytes > limit:
+			return fmt.Sprintf("wrote more than %d bytes to its folders", limit)
+		case maxFiles >= 0 && u.files > maxFiles:
+			return fmt.Sprintf("created more than %d files in its folders", maxFiles)
+		}
+		return ""
+	}
+}
+
+// measureSince sums what was written under dirs at or after since, without
+// following symbolic links: the size of every entry changed since then, the
+// larger of its allocated blocks and its length, as some file systems
+// allocate blocks only when they write back. It stops as soon as the sum is
+// over maxBytes or maxFiles (negative: no bound), so a folder of millions of
+// new files is not walked to its end.
+func measureSince(dirs []string, since unix.Timespec, maxBytes int64, maxFiles int) folderUse {
+	var u folderUse
+	over := func() bool {
+		return (maxBytes >= 0 && u.bytes > maxBytes) || (maxFiles >= 0 && u.files > maxFiles)
+	}
+	for _, dir := range dirs {
+		if over() {
+			break
+		}
+		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			fi, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			st, ok := fi.Sys().(*syscall.Stat_t)
+			if !ok || st.Ctim.Sec < since.Sec || (st.Ctim.Sec == since.Sec && st.Ctim.Nsec < since.Nsec) {
+				return nil
+			}
+			u.files++
+			u.bytes += max(st.Blocks*512, st.Size)
+			if over() {
+				return filepath.SkipAll
+			}
+			return nil
+		})
+	}
+	return u
+}
+
+// outermost drops the folders that lie inside another of them, so nothing
+// is counted twice.
+func outermost(dirs []string) []string {
+	var out []string
+	for i, d := range dirs {
+		inside := false
+		for j, o := range dirs {
+			if i != j && (strings.HasPrefix(d, o+"/") || (d == o && j < i)) {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -1,0 +1,80 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestDiskWatch checks the disk bound on a command's own folders: what it
+// writes there counts, what was there before or what others write next to
+// them does not, and a writer cannot hide what it wrote.
+func TestDiskWatch(t *testing.T) {
+	b := &Bwrap{cfg: BwrapConfig{DiskBytes: 1 << 20, DiskFiles: 50}}
+	cases := []struct {
+		name  string
+		write func(own, other string)
+		want  string
+	}{
+		{"files there before the command do not count", func(own, other string) {}, ""},
+		{"a neighbour writing 8 MiB on the same file system does not count", func(own, other string) {
+			writeFile(t, filepath.Join(other, "big.bin"), strings.Repeat("x", 8<<20))
+		}, ""},
+		{"half a MiB is within the bound", func(own, other string) {
+			writeFile(t, filepath.Join(own, "half.bin"), strings.Repeat("x", 512<<10))
+		}, ""},
+		{"60 empty files are over a bound of 50", func(own, other string) {
+			for i := 0; i < 60; i++ {
+				writeFile(t, filepath.Join(own, fmt.Sprintf("empty%d", i)), "")
+			}
+		}, "created more than 50 files"},
+		{"the command writing 2 MiB to its folder is over the bound", func(own, other string) {
+			writeFile(t, filepath.Join(own, "a.bin"), strings.Repeat("x", 1<<20))
+			writeFile(t, filepath.Join(own, "sub", "b.bin"), strings.Repeat("x", 1<<20))
+		}, "wrote more than 1048576 bytes"},
+		{"setting the modification time back hides nothing", func(own, other string) {
+			p := filepath.Join(own, "hidden.bin")
+			writeFile(t, p, strings.Repeat("x", 2<<20))
+			old := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}, "wrote more than 1048576 bytes"},
+		{"rewriting a file that was there before counts", func(own, other string) {
+			writeFile(t, filepath.Join(own, "before.bin"), strings.Repeat("y", 2<<20))
+		}, "wrote more than 1048576 bytes"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			own, other := filepath.Join(root, "own"), filepath.Join(root, "other")
+			for _, d := range []string{own, filepath.Join(own, "sub"), other} {
+				if err := os.Mkdir(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			writeFile(t, filepath.Join(own, "before.bin"), strings.Repeat("x", 4<<20))
+			// A file clock tick later, as when a command starts after the
+			// engine wrote its files.
+			time.Sleep(30 * time.Millisecond)
+			w := b.diskWatch([]Mount{{Source: own, Writable: true}, {Source: filepath.Join(own, "sub"), Writable: true}, {Source: "/usr"}}, fileClock())
+			tc.write(own, other)
+			got := w()
+			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+				t.Errorf("watchdog says %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestOutermost(t *testing.T) {
+	got := outermost([]string{"/a/b", "/a", "/c", "/a", "/ab"})
+	if strings.Join(got, " ") != "/a /c /ab" {
+		t.Errorf("outermost = %q", got)
+	}
+}

@@ -1,0 +1,387 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// supervisorPath is where the supervisor binary appears in the sandbox.
+const supervisorPath = "/.broadside-supervisor"
+
+// Session keeps one sandbox for many commands that share their mounts, such
+// as the turns of one bot in one match: a small supervisor inside (the
+// worker's own binary) starts each command fresh, enforces its limits and
+// kills everything it left before answering. Setting up namespaces and
+// mounts is paid once per session instead of once per turn. Commands whose
+// mounts are not within the session's, and every command after the session
+// broke (its supervisor killed), run in a fresh sandbox instead.
+//
+// Between commands, /tmp and the mounted folders keep what the previous
+// command wrote; processes do not survive. Memory and process limits apply
+// to the session's cgroup (the largest of its commands' limits); CPU time is
+// measured per command from the cgroup.
+type Session struct {
+	b      *Bwrap
+	mounts []Mount
+	limits Limits
+
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	in     *os.File
+	out    *bufio.Reader
+	outF   *os.File
+	cg     *cgroupSet
+	broken bool
+	done   chan struct{}
+	// stages back the PerCommand mounts (root only).
+	stages []stage
+	stats  SessionStats
+}
+
+// SessionStats counts a session's commands, for the worker's logs: many
+// fresh sandboxes mean the session's mounts do not fit its commands.
+type SessionStats struct {
+	// Commands is how many commands Run was given.
+	Commands int
+	// Fresh is how many of them ran in a fresh sandbox instead.
+	Fresh int
+}
+
+// Stats returns the session's counts so far.
+func (s *Session) Stats() SessionStats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stats
+}
+
+// NewSession starts a sandbox with mounts whose commands get limits (zero
+// fields from the runner's defaults).
+func (b *Bwrap) NewSession(mounts []Mount, limits Limits) (*Session, error) {
+	exe, err := supervisorBinary()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: session: %w", err)
+	}
+	c, err := absolutePaths(Cmd{Args: []string{supervisorPath}, Mounts: mounts})
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{b: b, limits: withDefaults(limits, b.cfg.TurnDefaults), done: make(chan struct{})}
+	for _, m := range c.Mounts {
+		if !m.PerCommand {
+			s.mounts = append(s.mounts, m)
+		}
+	}
+	c.Mounts, s.stages = newStages(c.Mounts)
+	c.Mounts = append(c.Mounts, Mount{Source: exe, Target: supervisorPath})
+	args, err := b.args(c, s.limits)
+	if err != nil {
+		s.release()
+		return nil, err
+	}
+	if b.seccomp != nil {
+		// The filter applies to the supervisor and, inherited, to every
+		// command it starts.
+		args = append([]string{"--seccomp", "3"}, args...)
+	}
+	var setup func(int) error
+	if b.cgroups != nil {
+		sessionLimits := s.limits
+		if sessionLimits.MemoryBytes > 0 {
+			sessionLimits.MemoryBytes += 64 << 20 // the supervisor
+		}
+		if sessionLimits.Processes > 0 {
+			sessionLimits.Processes += 32 // the supervisor's threads
+		}
+		s.cg, err = b.cgroups.newCgroupSet(fmt.Sprintf("broadside-%d-%d", os.Getpid(), b.seq.Add(1)), sessionLimits)
+		if err != nil {
+			s.release()
+			return nil, fmt.Errorf("sandbox: session: %w", err)
+		}
+		setup = s.cg.add
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		s.release()
+		return nil, fmt.Errorf("sandbox: session: %w", err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		s.release()
+		inR.Close()
+		inW.Close()
+		return nil, fmt.Errorf("sandbox: session: %w", err)
+	}
+	cmd := exec.Command(b.bwrap, args...)
+	cmd.Env = append(minimalEnv(sandboxPath, "/tmp", nil), supervisorEnv+"=1")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, nil
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if b.seccomp != nil {
+		fr, fw, err := os.Pipe()
+		if err != nil {
+			s.release()
+			inR.Close()
+			inW.Close()
+			outR.Close()
+			outW.Close()
+			return nil, fmt.Errorf("sandbox: session: %w", err)
+		}
+		_, _ = fw.Write(b.seccomp)
+		fw.Close()
+		defer fr.Close()
+		cmd.ExtraFiles = []*os.File{fr}
+	}
+	err = startLimited(cmd, nil, setup)
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		s.release()
+		return nil, fmt.Errorf("sandbox: session: %w", err)
+	}
+	s.cmd, s.in, s.outF, s.out = cmd, inW, outR, bufio.NewReader(outR)
+	go func() {
+		_ = cmd.Wait()
+		close(s.done)
+	}()
+	// A first command proves the supervisor answers; without it every
+	// command would silently fall back to a fresh sandbox.
+	r, err := s.Run(context.Background(), Cmd{Args: []string{"/bin/true"}, Limits: Limits{WallTime: 10 * time.Second}})
+	if err != nil || s.broken || r.ExitCode != 0 {
+		s.Close()
+		return nil, fmt.Errorf("sandbox: session: the supervisor does not answer (%v, %+v)", err, r)
+	}
+	return s, nil
+}
+
+// release removes what NewSession made before the sandbox started:
+// the cgroups and the stages.
+func (s *Session) release() {
+	if s.cg != nil {
+		s.cg.remove()
+	}
+	for _, st := range s.stages {
+		st.remove()
+	}
+	s.stages = nil
+}
+
+// fresh is c for a fresh sandbox: with the session's own mounts, which the
+// command's working directory and program may be in.
+func (s *Session) fresh(c Cmd) Cmd {
+	s.stats.Fresh++
+	c.Mounts = append(append([]Mount{}, s.mounts...), c.Mounts...)
+	return c
+}
+
+// Run runs c in the session's sandbox, or in a fresh one when it cannot.
+func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(c.Args) == 0 {
+		return Result{}, errors.New("sandbox: empty command")
+	}
+	c, err := absolutePaths(c)
+	if err != nil {
+		return Result{}, err
+	}
+	s.stats.Commands++
+	placed, ok := s.place(c.Mounts)
+	if s.broken || c.Network || !ok {
+		return s.b.Run(ctx, s.fresh(c))
+	}
+	if err := s.b.checkProgram(c); err != nil {
+		return Result{}, err
+	}
+	visible := append(append([]Mount{}, s.mounts...), c.Mounts...)
+	if err := s.b.checkDir(Cmd{Dir: c.Dir, Mounts: visible}); err != nil {
+		return Result{}, err
+	}
+	if err := mountStaged(placed); err != nil {
+		return Result{}, err
+	}
+	defer unmountStaged(placed)
+	limits := withDefaults(c.Limits, s.limits)
+	req := sessionRequest{Args: c.Args, Dir: c.Dir, Env: minimalEnv(sandboxPath, "/tmp", c.Env), Limits: limits,
+		CgroupMemory: s.cg != nil && limits.MemoryBytes > 0}
+	if req.Dir == "" {
+		req.Dir = "/tmp"
+	}
+	if c.Stdin != nil {
+		if req.Stdin, err = io.ReadAll(io.LimitReader(c.Stdin, 16<<20)); err != nil {
+			return Result{}, fmt.Errorf("sandbox: read stdin: %w", err)
+		}
+	}
+	w := newTurnWatch(s.cg)
+	data, err := json.Marshal(req)
+	if err != nil {
+		return Result{}, fmt.Errorf("sandbox: %w", err)
+	}
+	// Read before the command starts: whatever it writes is stamped later.
+	disk := s.b.diskWatch(visible, fileClock())
+	start := time.Now()
+	if _, err := s.in.Write(append(data, '\n')); err != nil {
+		s.breakSession()
+		return s.b.Run(ctx, s.fresh(c))
+	}
+	replies := make(chan sessionReply, 1)
+	go func() {
+		var rep sessionReply
+		line, err := s.out.ReadBytes('\n')
+		if err == nil {
+			err = json.Unmarshal(line, &rep)
+		}
+		if err != nil {
+			rep.Error = "session ended: " + err.Error()
+			rep.Result.ExitCode = -1
+		}
+		replies <- rep
+	}()
+	// The supervisor enforces the wall time; this deadline only catches a
+	// supervisor that stopped answering.
+	deadline := time.NewTimer(limits.WallTime + 5*time.Second)
+	if limits.WallTime == 0 {
+		deadline.Stop()
+	}
+	defer deadline.Stop()
+	tick := time.NewTicker(watchdogPoll)
+	defer tick.Stop()
+	var r Result
+	for {
+		select {
+		case rep := <-replies:
+			r = rep.Result
+			if rep.Error != "" && strings.HasPrefix(rep.Error, "session ended") {
+				s.breakSession()
+				r = Result{ExitCode: -1, Signal: "SIGKILL", Wall: time.Since(start),
+					Stderr: []byte("sandbox: the session's supervisor ended during the command\n")}
+			} else if rep.Error != "" {
+				return Result{}, errors.New(rep.Error)
+			}
+			goto measured
+		case <-deadline.C:
+			s.breakSession()
+			<-replies
+			r = Result{ExitCode: -1, Signal: "SIGKILL", TimedOut: true, Wall: time.Since(start)}
+			goto measured
+		case <-ctx.Done():
+			s.breakSession()
+			<-replies
+			r = Result{ExitCode: -1, Signal: "SIGKILL", Wall: time.Since(start)}
+			goto measured
+		case <-tick.C:
+			if w.reason != "" {
+				break
+			}
+			if w.check(s.cg, limits, disk); w.reason == "" {
+				break
+			}
+			if s.cg == nil {
+				// Without cgroups the command's processes cannot be told
+				// from the supervisor: end the whole sandbox.
+				s.breakSession()
+				<-replies
+				r = Result{ExitCode: -1, Signal: "SIGKILL", Wall: time.Since(start)}
+				goto measured
+			}
+			s.killCommand()
+		}
+	}
+measured:
+	if s.cg != nil {
+		if used, ok := s.cg.cpu(); ok {
+			r.CPU = used - w.cpu0
+		}
+		if s.cg.oomKills() > w.oom0 {
+			r.MemoryExceeded = true
+		}
+	}
+	w.apply(&r)
+	return r, nil
+}
+
+// Start starts c in a fresh sandbox that also sees the session's own
+// mounts: a session runs one command at a time, and a long-lived process
+// would hold it for the whole match.
+func (s *Session) Start(ctx context.Context, c Cmd) (Process, error) {
+	if len(c.Args) == 0 {
+		return nil, errors.New("sandbox: empty command")
+	}
+	c, err := absolutePaths(c)
+	if err != nil {
+		return nil, err
+	}
+	c.Mounts = append(append([]Mount{}, s.mounts...), c.Mounts...)
+	return s.b.Start(ctx, c)
+}
+
+// covers reports whether every mount is within a session mount that allows
+// as much.
+func (s *Session) covers(mounts []Mount) bool {
+	for _, m := range mounts {
+		target := m.Target
+		if target == "" {
+			target = m.Source
+		}
+		ok := false
+		for _, sm := range s.mounts {
+			st := sm.Target
+			if st == "" {
+				st = sm.Source
+			}
+			rel, err := filepath.Rel(st, target)
+			if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+				continue
+			}
+			srcRel, err := filepath.Rel(sm.Source, m.Source)
+			if err == nil && srcRel == rel && (sm.Writable || !m.Writable) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// breakSession kills the sandbox; later commands run in fresh sandboxes.
+func (s *Session) breakSession() {
+	s.broken = true
+	if s.cmd != nil && s.cmd.Process != nil {
+		killGroup(s.cmd.Process.Pid)
+	}
+	if s.cg != nil {
+		s.cg.kill()
+	}
+}
+
+// Close ends the session's sandbox and everything in it.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.in.Close()
+	select {
+	case <-s.done:
+	case <-time.After(2 * time.Second):
+	}
+	s.breakSession()
+	<-s.done
+	s.outF.Close()
+	s.release()
+	return nil
+}

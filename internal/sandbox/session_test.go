@@ -1,0 +1,295 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+func TestSession(t *testing.T) {
+	t.Setenv("BROADSIDE_TEST_SECRET", "s3cr3t")
+	b := newTestBwrap(t)
+	dir := t.TempDir()
+	round := filepath.Join(dir, "round-1")
+	if err := os.Mkdir(round, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, err := b.NewSession([]Mount{{Source: dir, Writable: true}}, Limits{WallTime: 5 * time.Second, MemoryBytes: 256 << 20, Processes: 32, OutputBytes: 1 << 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	leftover := uniqueSleep()
+	turns := []struct {
+		name  string
+		cmd   Cmd
+		check func(t *testing.T, r Result)
+	}{
+		{"turn writes its command", Cmd{Args: []string{"/bin/sh", "-c", `printf 1,0,0 > "$0/command.txt"; env; echo $$`, round}, Dir: dir,
+			Mounts: []Mount{{Source: round, Writable: true}}},
+			func(t *testing.T, r Result) {
+				got, _ := os.ReadFile(filepath.Join(round, "command.txt"))
+				if string(got) != "1,0,0" || r.ExitCode != 0 || strings.Contains(string(r.Stdout), "SECRET") || strings.Contains(string(r.Stdout), supervisorEnv) {
+					t.Errorf("command %q result %+v %s", got, r, r.Stdout)
+				}
+			}},
+		{"leftover process is killed after the turn", Cmd{Args: []string{"/bin/sh", "-c", "setsid sleep " + leftover + " & echo started"}},
+			func(t *testing.T, r Result) {
+				if string(r.Stdout) != "started\n" {
+					t.Errorf("result %+v", r)
+				}
+			}},
+		{"wall time", Cmd{Args: []string{"sleep", "30"}, Limits: Limits{WallTime: 300 * time.Millisecond}},
+			func(t *testing.T, r Result) {
+				if !r.TimedOut {
+					t.Errorf("want timed out: %+v", r)
+				}
+			}},
+		{"memory", Cmd{Args: []string{"python3", "-c", "x = bytearray(1 << 30)"}},
+			func(t *testing.T, r Result) {
+				if r.ExitCode == 0 {
+					t.Errorf("1 GiB allocated: %+v", r)
+				}
+			}},
+		{"memory of the command stopped at its own limit, not the session's", Cmd{Args: []string{"python3", "-c",
+			"import time\nx = []\nwhile True:\n    x.append(bytearray(1 << 20))\n    time.sleep(0.001)"},
+			Limits: Limits{MemoryBytes: 64 << 20}},
+			func(t *testing.T, r Result) {
+				if !r.MemoryExceeded || r.Signal != "SIGKILL" || r.TimedOut {
+					t.Errorf("want killed for memory: %+v %s", r, r.Stderr)
+				}
+			}},
+		{"CPU time of a tree of processes", Cmd{Args: []string{"/bin/sh", "-c", "while :; do :; done & while :; do :; done"},
+			Limits: Limits{CPUTime: 500 * time.Millisecond}},
+			func(t *testing.T, r Result) {
+				if !r.CPUExceeded || r.TimedOut || r.CPU < 500*time.Millisecond || r.CPU > 1500*time.Millisecond { // RLIMIT_CPU alone would allow 2 s
+					t.Errorf("want killed at about 500ms of CPU: %+v", r)
+				}
+			}},
+		{"kill -9 -1 and kill 1 do not break the next turn", Cmd{Args: []string{"/bin/sh", "-c", "kill -TERM 1; kill -9 1; kill -9 -1; echo alive"}},
+			func(t *testing.T, r Result) {}},
+		{"signals that crash a Go program do not reach the supervisor", Cmd{Args: []string{"/bin/sh", "-c",
+			"for s in SEGV BUS FPE ILL ABRT TRAP SYS QUIT STKFLT USR1 USR2 PROF VTALRM XCPU XFSZ PWR STOP; do kill -$s 1; done; sleep 0.1; kill -CONT 1; echo sent"}},
+			func(t *testing.T, r Result) {
+				if string(r.Stdout) != "sent\n" {
+					t.Errorf("result %+v %s", r, r.Stderr)
+				}
+			}},
+		{"commands start with default signal dispositions", Cmd{Args: []string{"/bin/grep", "SigIgn", "/proc/self/status"}},
+			func(t *testing.T, r Result) {
+				// What the test process itself inherited ignored (make, nohup)
+				// passes through exec; the supervisor must add nothing to it.
+				got := strings.Fields(string(r.Stdout))
+				if len(got) != 2 {
+					t.Fatalf("SigIgn line: %q", r.Stdout)
+				}
+				mask, err := strconv.ParseUint(got[1], 16, 64)
+				if err != nil {
+					t.Fatalf("SigIgn line: %q", r.Stdout)
+				}
+				if extra := mask &^ ignoredSignals(t); extra != 0 {
+					t.Errorf("the command ignores signals the caller does not (mask %#x): %q", extra, r.Stdout)
+				}
+			}},
+		{"next turn runs", Cmd{Args: []string{"/bin/echo", "ok"}},
+			func(t *testing.T, r Result) {
+				if string(r.Stdout) != "ok\n" || r.ExitCode != 0 {
+					t.Errorf("result %+v", r)
+				}
+			}},
+		{"mount outside the session runs in a fresh sandbox", Cmd{Args: []string{"/bin/ls", t.TempDir()}, Mounts: []Mount{{Source: os.TempDir()}}},
+			func(t *testing.T, r Result) {
+				if r.ExitCode != 0 {
+					t.Errorf("result %+v %s", r, r.Stderr)
+				}
+			}},
+	}
+	for _, tc := range turns {
+		r, err := s.Run(context.Background(), tc.cmd)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		t.Run(tc.name, func(t *testing.T) { tc.check(t, r) })
+		if pids := procsWithMarker(t, leftover); len(pids) > 0 {
+			t.Errorf("%s: processes left: %v", tc.name, pids)
+		}
+	}
+	if s.broken {
+		t.Errorf("the session broke")
+	}
+}
+
+// TestSessionPerCommandMounts plays turns the way a match does: the session
+// holds the bot's folder and, per command, the bot's own round folder in
+// the replay folder; the opponent's round folders stay out of sight.
+func TestSessionPerCommandMounts(t *testing.T) {
+	b := newTestBwrap(t)
+	root := t.TempDir()
+	bot, replay := filepath.Join(root, "bot"), filepath.Join(root, "replay")
+	for _, d := range []string{bot, replay} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := b.NewSession([]Mount{{Source: bot, Writable: true}, {Source: replay, Writable: true, PerCommand: true}},
+		Limits{WallTime: 5 * time.Second, OutputBytes: 1 << 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if len(s.stages) != 1 {
+		t.Fatalf("the session has %d stages, want 1 (the worker runs as root)", len(s.stages))
+	}
+	script := `
+cd "$0"
+echo "bot $(pwd)"
+echo "replay $(cd "$2" && find . | sort | tr '\n' ' ')"
+cat "$1/state.json" 2>/dev/null && echo "read own state"
+cat "$1/../B/state.json" 2>/dev/null && echo "read opponent state"
+printf 1,0,0 > "$1/command.txt"
+echo x > "$1/../B/command.txt" 2>/dev/null && echo "wrote opponent command"
+echo turn >> memory.txt
+`
+	for round := 1; round <= 3; round++ {
+		dir := filepath.Join(replay, fmt.Sprintf("Phase 2 - Round %d", round))
+		own, opp := filepath.Join(dir, "A"), filepath.Join(dir, "B")
+		for _, d := range []string{own, opp} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		writeFile(t, filepath.Join(own, "state.json"), "own")
+		writeFile(t, filepath.Join(opp, "state.json"), "opponent ships")
+		r, err := s.Run(context.Background(), Cmd{
+			Args:   []string{"/bin/sh", "-c", script, bot, own, replay},
+			Dir:    bot,
+			Mounts: []Mount{{Source: own, Writable: true}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := string(r.Stdout)
+		// Only this round's own folder: no other round, no opponent.
+		want := fmt.Sprintf("bot %s\nreplay . ./%[2]s ./%[2]s/A ./%[2]s/A/state.json \nownread own state\n", bot, filepath.Base(dir))
+		if r.ExitCode != 0 || out != want {
+			t.Errorf("round %d: exit %d, output\n%s\nwant\n%s\nstderr %s", round, r.ExitCode, out, want, r.Stderr)
+		}
+		if got, _ := os.ReadFile(filepath.Join(own, "command.txt")); string(got) != "1,0,0" {
+			t.Errorf("round %d: command.txt = %q", round, got)
+		}
+		if exists(filepath.Join(opp, "command.txt")) {
+			t.Errorf("round %d: the bot wrote into its opponent's folder", round)
+		}
+	}
+	if got, _ := os.ReadFile(filepath.Join(bot, "memory.txt")); string(got) != "turn\nturn\nturn\n" {
+		t.Errorf("the bot's folder did not keep its writes between turns: %q", got)
+	}
+	if st := s.Stats(); s.broken || st.Fresh != 0 || st.Commands != 4 {
+		t.Errorf("turns ran in fresh sandboxes: %+v, broken %v", st, s.broken)
+	}
+	stage := s.stages[0].dir
+	if entries, err := os.ReadDir(stage); err != nil || len(entries) != 0 {
+		t.Errorf("the stage %s is not empty after the turns: %v %v", stage, entries, err)
+	}
+	s.Close()
+	if exists(stage) {
+		t.Errorf("the stage %s is left after Close", stage)
+	}
+}
+
+// TestSessionStart starts long-lived processes from a session: each in a
+// fresh sandbox that sees the session's folder, as the stdin/stdout
+// protocols need.
+func TestSessionStart(t *testing.T) {
+	b := newTestBwrap(t)
+	dir := t.TempDir()
+	s, err := b.NewSession([]Mount{{Source: dir, Writable: true}}, Limits{WallTime: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p, err := s.Start(context.Background(), Cmd{Args: []string{"/bin/sh", "-c", "read x; echo \"got $x\" > got.txt; echo done"}, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Stdin().Write([]byte("hello\n")); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]byte, 5)
+	if _, err := io.ReadFull(p.Stdout(), out); err != nil || string(out) != "done\n" {
+		t.Errorf("stdout %q %v", out, err)
+	}
+	r, err := p.Wait()
+	if err != nil || r.ExitCode != 0 {
+		t.Errorf("wait: %+v %v", r, err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "got.txt")); string(got) != "got hello\n" {
+		t.Errorf("got.txt = %q", got)
+	}
+	if _, err := s.Start(context.Background(), Cmd{}); err == nil {
+		t.Error("Start of an empty command succeeded")
+	}
+}
+
+// TestRemoveStaleStages cleans up after a worker that died during a
+// session, with a round folder still mounted on its stage: the stage goes,
+// the round folder's files stay.
+func TestRemoveStaleStages(t *testing.T) {
+	// No pid reaches this (pid_max is at most 2^22).
+	dir, err := os.MkdirTemp("", "broadside-stage-99999999-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	round := t.TempDir()
+	writeFile(t, filepath.Join(round, "state.json"), "keep")
+	mnt := filepath.Join(dir, "Phase 1 - Round 0", "A")
+	if err := os.MkdirAll(mnt, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Mount(dir, dir, "", unix.MS_BIND, ""); err != nil {
+		t.Fatalf("bind (the worker runs as root): %v", err)
+	}
+	if err := unix.Mount(round, mnt, "", unix.MS_BIND, ""); err != nil {
+		unix.Unmount(dir, unix.MNT_DETACH)
+		t.Fatal(err)
+	}
+	removeStaleStages()
+	if exists(dir) {
+		t.Errorf("stale stage %s left", dir)
+		unix.Unmount(dir, unix.MNT_DETACH)
+		removeEmptyDirs(dir)
+	}
+	if got, _ := os.ReadFile(filepath.Join(round, "state.json")); string(got) != "keep" {
+		t.Errorf("the round folder mounted on the stage lost its files: %q", got)
+	}
+}
+
+// ignoredSignals is the SigIgn mask of the test process itself.
+func ignoredSignals(t *testing.T) uint64 {
+	t.Helper()
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "SigIgn:"); ok {
+			mask, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return mask
+		}
+	}
+	t.Fatal("no SigIgn line in /proc/self/status")
+	return 0
+}

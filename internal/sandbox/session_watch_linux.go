@@ -1,0 +1,97 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"fmt"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// turnWatch enforces, from the worker, the limits of one session command
+// that the kernel does not enforce per command: the session's cgroup holds
+// the supervisor and every command, so the command's share is its growth
+// since it started.
+type turnWatch struct {
+	cpu0   time.Duration
+	mem0   int64
+	oom0   int64
+	reason string
+	cpu    bool
+	memory bool
+}
+
+func newTurnWatch(cg *cgroupSet) *turnWatch {
+	w := &turnWatch{}
+	if cg != nil {
+		w.cpu0, _ = cg.cpu()
+		w.mem0, _ = cg.memoryUsage()
+		w.oom0 = cg.oomKills()
+	}
+	return w
+}
+
+// check sets w.reason when the command went over a limit.
+func (w *turnWatch) check(cg *cgroupSet, l Limits, disk func() string) {
+	if disk != nil {
+		if reason := disk(); reason != "" {
+			w.reason = reason
+			return
+		}
+	}
+	if cg == nil {
+		return
+	}
+	// The cgroup also counts the supervisor reading the command's output:
+	// a little slack keeps a command at its limit from being cut short.
+	if used, ok := cg.cpu(); ok && l.CPUTime > 0 && used-w.cpu0 > l.CPUTime+20*time.Millisecond {
+		w.reason, w.cpu = fmt.Sprintf("used more than %v of CPU time", l.CPUTime), true
+		return
+	}
+	// The kernel only acts at the session's limit, which has room for the
+	// supervisor; near it, without swap, it may thrash for seconds before
+	// killing anything. The command is stopped at its own limit instead.
+	if mem, ok := cg.memoryUsage(); ok && l.MemoryBytes > 0 && mem-w.mem0 > l.MemoryBytes {
+		w.reason, w.memory = fmt.Sprintf("used more than %d bytes of memory", l.MemoryBytes), true
+	}
+}
+
+// apply records on r why the command was killed.
+func (w *turnWatch) apply(r *Result) {
+	if w.reason == "" {
+		return
+	}
+	r.CPUExceeded = r.CPUExceeded || w.cpu
+	r.MemoryExceeded = r.MemoryExceeded || w.memory
+	r.Stderr = append(r.Stderr, "\nsandbox: killed: "+w.reason+"\n"...)
+}
+
+// killCommand kills every process of the session's cgroup but bubblewrap
+// and the supervisor; the supervisor then reports the command as killed.
+func (s *Session) killCommand() {
+	bwrap := s.cmd.Process.Pid
+	keep := map[int]bool{bwrap: true}
+	for _, pid := range childrenOf(bwrap) {
+		keep[pid] = true
+	}
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) {
+		n := 0
+		for _, pid := range s.cg.pids() {
+			if !keep[pid] {
+				_ = unix.Kill(pid, unix.SIGKILL)
+				n++
+			}
+		}
+		if n == 0 {
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// childrenOf lists the children of pid's main thread.
+func childrenOf(pid int) []int {
+	return readPids(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+}
