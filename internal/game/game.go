@@ -39,6 +39,10 @@ type Bot struct {
 	// Meta is the manifest's author information, for files that echo it
 	// (Entelect roundInfo.json).
 	Meta BotInfo
+	// Runner, when set, starts this seat's processes instead of
+	// Options.Runner: the portal gives each bot a sandbox session of its own
+	// that sees only that bot's folder.
+	Runner sandbox.Runner
 	// LoadError, when set, means the bot could not be prepared (no manifest,
 	// unknown BotType, missing runtime or RunFile). The match still runs and
 	// every turn of this seat counts as doing nothing, with this reason.
