@@ -1,0 +1,144 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime/debug"
+
+	"github.com/broadside/broadside/internal/botexec"
+	"github.com/broadside/broadside/internal/game"
+	"github.com/broadside/broadside/internal/sandbox"
+)
+
+// SeatRunner gives one bot process seat its own runner for the match (the
+// platform: a sandbox session that sees only that bot's folders). The
+// returned closer, if any, is called when the match ends.
+type SeatRunner func(ctx context.Context, seat int, bot game.Bot, opts game.Options) (sandbox.Runner, io.Closer, error)
+
+// Match is one match to play.
+type Match struct {
+	RuleSet game.RuleSet
+	// Bots are the seats in order (console players first, as the original
+	// registered them), usually from Loader.Load.
+	Bots    []game.Bot
+	Options game.Options
+	// Calibrator, when set, measures each bot's language start-up cost and
+	// puts it in the seat's Calibration (skipped with Options.NoLimit).
+	Calibrator *botexec.Calibrator
+	// SeatRunner, when set, gives each bot process seat its own runner;
+	// otherwise seats use Options.Runner.
+	SeatRunner SeatRunner
+}
+
+// ErrSeats is wrapped when the number of seats does not fit the rule set.
+var ErrSeats = errors.New("wrong number of players")
+
+// Play prepares the seats and plays the match to its end. An error means
+// the match could not be played (wrong number of seats, no runner, the
+// replay folder not writable, the rule set failing); whatever a bot does
+// is part of the summary.
+func (m Match) Play(ctx context.Context) (sum *game.Summary, err error) {
+	if m.RuleSet == nil {
+		return nil, errors.New("match: no rule set")
+	}
+	lo, hi := m.RuleSet.Seats()
+	if n := len(m.Bots); n < lo || n > hi {
+		want := fmt.Sprintf("%d", lo)
+		if hi != lo {
+			want = fmt.Sprintf("%d to %d", lo, hi)
+		}
+		return nil, fmt.Errorf("match: %s takes %s players, got %d: %w", m.RuleSet.Name(), want, n, ErrSeats)
+	}
+	log := m.Options.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+		m.Options.Logger = log
+	}
+	bots := append([]game.Bot(nil), m.Bots...)
+	var closers []io.Closer
+	defer func() {
+		for _, c := range closers {
+			if cerr := c.Close(); cerr != nil {
+				log.Warn("close seat runner", "err", cerr)
+			}
+		}
+	}()
+	for i := range bots {
+		b := &bots[i]
+		if b.Console != nil || b.LoadError != nil {
+			continue
+		}
+		if m.Calibrator != nil && !m.Options.NoLimit && b.Calibration == 0 {
+			d, err := m.Calibrator.Calibrate(ctx, b.Language)
+			if err != nil {
+				// The bot still plays, without the allowance.
+				log.Warn("calibration failed", "seat", i+1, "language", b.Language, "err", err)
+			}
+			b.Calibration = d
+		}
+		if m.SeatRunner != nil && b.Runner == nil {
+			r, c, err := m.SeatRunner(ctx, i, *b, m.Options)
+			if err != nil {
+				return nil, fmt.Errorf("match: runner for %s: %w", seatLabel(i, *b), err)
+			}
+			b.Runner = r
+			if c != nil {
+				closers = append(closers, c)
+			}
+		}
+		if b.Runner == nil {
+			b.Runner = m.Options.Runner
+		}
+		if b.Runner == nil {
+			return nil, fmt.Errorf("match: no runner for %s", seatLabel(i, *b))
+		}
+		b.Runner = withBotFolder{inner: b.Runner, mount: sandbox.Mount{Source: b.Dir, Writable: true}}
+	}
+	// A rule set must never panic on bot input; should one have a bug, the
+	// worker's other matches go on and this one is reported as failed.
+	defer func() {
+		if r := recover(); r != nil {
+			log.Error("rule set panicked", "game", m.RuleSet.Name(), "panic", r, "stack", string(debug.Stack()))
+			sum, err = nil, fmt.Errorf("match: %s engine failed: %v", m.RuleSet.Name(), r)
+		}
+	}()
+	sum, err = m.RuleSet.Play(ctx, bots, m.Options)
+	if err != nil {
+		return nil, fmt.Errorf("match: play %s: %w", m.RuleSet.Name(), err)
+	}
+	if sum == nil {
+		return nil, fmt.Errorf("match: %s returned no summary", m.RuleSet.Name())
+	}
+	return sum, nil
+}
+
+// withBotFolder makes every command of a seat see the bot's own folder,
+// writable, whatever mounts the rule set asks for: bots run in their
+// folder and may keep files there between turns.
+type withBotFolder struct {
+	inner sandbox.Runner
+	mount sandbox.Mount
+}
+
+func (r withBotFolder) cmd(c sandbox.Cmd) sandbox.Cmd {
+	for _, m := range c.Mounts {
+		if m.Source == r.mount.Source && m.Writable {
+			return c
+		}
+	}
+	c.Mounts = append(append([]sandbox.Mount(nil), c.Mounts...), r.mount)
+	return c
+}
+
+// Run runs c with the bot folder mounted.
+func (r withBotFolder) Run(ctx context.Context, c sandbox.Cmd) (sandbox.Result, error) {
+	return r.inner.Run(ctx, r.cmd(c))
+}
+
+// Start starts c with the bot folder mounted.
+func (r withBotFolder) Start(ctx context.Context, c sandbox.Cmd) (sandbox.Process, error) {
+	return r.inner.Start(ctx, r.cmd(c))
+}
