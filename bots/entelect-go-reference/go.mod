@@ -1,0 +1,3 @@
+module entelect-go-reference
+
+go 1.22
