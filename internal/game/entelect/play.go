@@ -1,0 +1,254 @@
+package entelect
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/broadside/broadside/internal/game"
+)
+
+// ruleSet is the Entelect 2017 game as the platform sees it.
+type ruleSet struct{}
+
+// New returns the Entelect Challenge 2017 rule set ("entelect", 2 seats).
+func New() game.RuleSet { return ruleSet{} }
+
+// Name returns "entelect".
+func (ruleSet) Name() string { return "entelect" }
+
+// Seats returns 2, 2: the game is always one against one.
+func (ruleSet) Seats() (int, int) { return 2, 2 }
+
+// match is one match being played through the file protocol.
+type match struct {
+	opts   game.Options
+	state  State
+	seats  [2]*seat
+	names  [2]string
+	infos  [2]game.BotInfo
+	replay *replayWriter
+	// engineLog holds the current round's engine.log lines.
+	engineLog bytes.Buffer
+	logger    *slog.Logger
+}
+
+// Play runs one match (see game.RuleSet). The replay folder is written to
+// opts.ReplayDir; bots run one after the other, A then B, as in the
+// original, each with its player key and its round folder as arguments.
+func (ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) (*game.Summary, error) {
+	m, err := newMatch(bots, opts)
+	if err != nil {
+		return nil, fmt.Errorf("entelect: %w", err)
+	}
+	m.logger.Debug("entelect match starting", "size", m.state.N, "replay_dir", m.replay.dir, "tournament", opts.Tournament)
+	playErr := m.play(ctx)
+	// Cached files are written even when the match broke off, as the
+	// original flushes its cache after an exception.
+	if err := errors.Join(playErr, m.replay.flush()); err != nil {
+		return nil, fmt.Errorf("entelect: %w", err)
+	}
+	sum := m.summary()
+	m.logger.Info("entelect match finished", "winner", *sum.Winner, "rounds", sum.Rounds,
+		"points_a", sum.Players[0].Points, "points_b", sum.Players[1].Points)
+	return sum, nil
+}
+
+func newMatch(bots []game.Bot, opts game.Options) (*match, error) {
+	if len(bots) != 2 {
+		return nil, fmt.Errorf("number of players should be 2, got %d", len(bots))
+	}
+	w, err := newReplayWriter(opts.ReplayDir, opts.Tournament)
+	if err != nil {
+		return nil, err
+	}
+	m := &match{opts: opts, state: NewState(opts.Size), replay: w, logger: opts.Logger}
+	if m.logger == nil {
+		m.logger = slog.New(slog.DiscardHandler)
+	}
+	for i, b := range bots {
+		st := &seat{bot: b, key: Key(i), name: b.Name, runner: b.Runner}
+		if st.name == "" {
+			st.name = "Player " + st.key
+		}
+		m.infos[i] = b.Meta
+		switch {
+		case b.Console != nil:
+			if b.Console.In == nil || b.Console.Out == nil {
+				return nil, fmt.Errorf("console player %s needs both input and output", st.key)
+			}
+			st.console = bufio.NewReader(b.Console.In)
+			m.infos[i] = game.BotInfo{Author: st.name, NickName: st.name, Email: st.name}
+		case b.LoadError != nil:
+		case b.Dir == "" || len(b.Command) == 0:
+			return nil, fmt.Errorf("bot %s has no folder or command", st.key)
+		case st.runner == nil:
+			if opts.Runner == nil {
+				return nil, fmt.Errorf("no runner for bot %s", st.key)
+			}
+			st.runner = opts.Runner
+		}
+		m.seats[i], m.names[i] = st, st.name
+	}
+	return m, nil
+}
+
+// folder names a round folder as the original does.
+func folder(s *State) string { return fmt.Sprintf("Phase %d - Round %d", s.Phase, s.Round) }
+
+// engine adds a line to the engine log (and --clog).
+func (m *match) engine(level byte, format string, args ...any) {
+	line := logLine(time.Now(), level, fmt.Sprintf(format, args...))
+	m.engineLog.WriteString(line)
+	if m.opts.EngineLog != nil {
+		io.WriteString(m.opts.EngineLog, line)
+	}
+}
+
+func (m *match) indexOf(st *seat) int {
+	if st == m.seats[0] {
+		return 0
+	}
+	return 1
+}
+
+// writeRoot writes a round's root files (§3.5 step 1).
+func (m *match) writeRoot() error {
+	s := &m.state
+	dir := folder(s)
+	files := []struct {
+		name string
+		data []byte
+	}{
+		{"state.json", s.RootStateJSON(m.names)},
+		{"A - map.txt", s.MapText(0, m.names)},
+		{"B - map.txt", s.MapText(1, m.names)},
+		{"roundInfo.json", s.RoundInfoJSON(m.infos)},
+		{"roundCommand.json", s.RoundCommandJSON()},
+	}
+	for _, f := range files {
+		if err := m.replay.write(filepath.Join(dir, f.name), f.data); err != nil {
+			return err
+		}
+	}
+	if m.opts.Pretty != nil {
+		fmt.Fprintf(m.opts.Pretty, "%s\n%s\n%s\n", dir, s.MapText(0, m.names), s.MapText(1, m.names))
+	}
+	return nil
+}
+
+// writePlayerFiles writes player p's state.json and map.txt into its round
+// folder; these are always written at once, since the bot reads them.
+func (m *match) writePlayerFiles(rel string, p int) error {
+	if err := m.replay.writeNow(filepath.Join(rel, "state.json"), m.state.PlayerStateJSON(p, m.names)); err != nil {
+		return err
+	}
+	return m.replay.writeNow(filepath.Join(rel, "map.txt"), m.state.MapText(p, m.names))
+}
+
+func (m *match) play(ctx context.Context) error {
+	s := &m.state
+	for i := range m.seats {
+		m.engine('I', "Registered player %s", m.names[i])
+	}
+	var lastRound string
+	var ran [2]bool
+	for !s.Over() {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("match stopped in round %d: %w", s.Round, err)
+		}
+		if err := m.writeRoot(); err != nil {
+			return err
+		}
+		round := folder(s)
+		var cmds [2]Command
+		var has [2]bool
+		for p, st := range m.seats {
+			if has[p] = s.StartTurn(p); !has[p] {
+				m.engine('W', "Player %s is killed: %s", m.names[p], s.Players[p].KillReason)
+				fmt.Fprintf(&st.log, "%s: %s\n", round, s.Players[p].KillReason)
+				ran[p] = false
+				continue
+			}
+			cmd, err := m.runTurn(ctx, st, p, round)
+			if err != nil {
+				return err
+			}
+			cmds[p], ran[p] = cmd, true
+			m.engine('I', "Added Command %s for Player %s", engineNames[cmd.Code], m.names[p])
+		}
+		m.engine('D', "Beginning round processing")
+		m.engine('D', "Processing Player Commands")
+		out := s.Step(cmds, has)
+		for p, err := range out.Errs {
+			if err != nil {
+				m.engine('W', "Command %s of player %s failed: %v", cmds[p].Code, m.names[p], err)
+				fmt.Fprintf(&m.seats[p].log, "%s: command %s failed: %v\n", round, cmds[p].Code, err)
+			}
+		}
+		m.engine('D', "Killing off players who have no ships left")
+		for p, killed := range out.Killed {
+			if killed {
+				m.engine('D', "Killed player %s", m.names[p])
+			}
+		}
+		m.engine('D', "Round processing complete")
+		if err := m.replay.write(filepath.Join(round, "engine.log"), bytes.Clone(m.engineLog.Bytes())); err != nil {
+			return err
+		}
+		m.engineLog.Reset()
+		lastRound = round
+	}
+	// The final, root-only folder, then the last round's player files
+	// overwritten with the final state (§3.5).
+	if err := m.writeRoot(); err != nil {
+		return err
+	}
+	for p, st := range m.seats {
+		if !ran[p] || st.console != nil || lastRound == "" {
+			continue
+		}
+		rel := filepath.Join(lastRound, st.key)
+		if err := m.replay.write(filepath.Join(rel, "state.json"), s.PlayerStateJSON(p, m.names)); err != nil {
+			return err
+		}
+		if err := m.replay.write(filepath.Join(rel, "map.txt"), s.MapText(p, m.names)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runTurn prepares player p's round folder, runs the bot and records its
+// log.txt.
+func (m *match) runTurn(ctx context.Context, st *seat, p int, round string) (Command, error) {
+	rel := filepath.Join(round, st.key)
+	if err := m.writePlayerFiles(rel, p); err != nil {
+		return Command{}, err
+	}
+	var l turnLog
+	cmd, err := m.turn(ctx, st, m.replay.path(rel), &l)
+	if err != nil {
+		return Command{}, err
+	}
+	if n := m.state.Players[p].DoNothings; cmd.Code == DoNothing && n+1 >= 10 {
+		l.add('W', "Bot has done nothing %d rounds in a row; at %d it is killed", n+1, maxDoNothings)
+	}
+	for _, n := range m.replay.takeFolder(rel) {
+		l.add('W', "%s", n)
+	}
+	if err := m.replay.write(filepath.Join(rel, "log.txt"), l.buf.Bytes()); err != nil {
+		return Command{}, err
+	}
+	if st.log.Len() < maxBotLog {
+		fmt.Fprintf(&st.log, "=== %s ===\n", round)
+		st.log.Write(l.buf.Bytes())
+	}
+	return cmd, nil
+}

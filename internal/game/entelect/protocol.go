@@ -1,0 +1,220 @@
+package entelect
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/broadside/broadside/internal/game"
+	"github.com/broadside/broadside/internal/sandbox"
+)
+
+// Time limits of a bot turn (§6, policy §14.5).
+const (
+	cpuBudget   = 2 * time.Second
+	wallKill    = 4 * time.Second
+	maxBotLog   = 1 << 20
+	maxCmdBytes = 64 << 10
+	maxOutput   = 64 << 10
+)
+
+// seat is one player as the protocol runs it.
+type seat struct {
+	bot    game.Bot
+	key    string
+	name   string
+	runner sandbox.Runner
+	// console reads a human player's commands.
+	console *bufio.Reader
+	// log is the bot's own log over the whole match (PlayerSummary.Log).
+	log bytes.Buffer
+}
+
+// turnLog collects one turn's log.txt lines.
+type turnLog struct {
+	buf bytes.Buffer
+}
+
+func (l *turnLog) add(level byte, format string, args ...any) {
+	l.buf.WriteString(logLine(time.Now(), level, fmt.Sprintf(format, args...)))
+}
+
+// logLine formats a log line like the original harness:
+// "22-11-2026 10:37:02:657 - I: \tmessage".
+func logLine(t time.Time, level byte, msg string) string {
+	return fmt.Sprintf("%s:%03d - %c: \t%s\n", t.Format("02-01-2006 15:04:05"), t.Nanosecond()/1e6, level, msg)
+}
+
+// turn runs player p's bot for the current round with its round folder at
+// dir, and returns its command. Anything the bot does wrong yields a
+// DoNothing whose reason goes to the log; the error is for the match
+// itself (cancelled context).
+func (m *match) turn(ctx context.Context, st *seat, dir string, l *turnLog) (Command, error) {
+	if st.bot.LoadError != nil {
+		l.add('E', "Bot could not be loaded, it does nothing: %v", st.bot.LoadError)
+		return Command{}, nil
+	}
+	if st.console != nil {
+		return m.consoleTurn(st, l), nil
+	}
+	args := make([]string, 0, len(st.bot.Command)+2+len(st.bot.TrailingArgs))
+	args = append(append(append(args, st.bot.Command...), st.key, dir), st.bot.TrailingArgs...)
+	cmd := sandbox.Cmd{
+		Args:   args,
+		Dir:    st.bot.Dir,
+		Mounts: []sandbox.Mount{{Source: dir, Writable: true}},
+		Limits: sandbox.Limits{OutputBytes: maxOutput},
+	}
+	if !m.opts.NoLimit {
+		cmd.Limits.WallTime = wallKill
+	}
+	l.add('I', "Executing process %s", commandLine(args))
+	if !m.opts.NoLimit {
+		l.add('I', "Bot has %dms to run before it will be forcefully killed", wallKill.Milliseconds())
+	}
+	res, err := st.runner.Run(ctx, cmd)
+	if ctx.Err() != nil {
+		return Command{}, fmt.Errorf("run bot %s: %w", st.key, ctx.Err())
+	}
+	if err != nil {
+		l.add('E', "Bot could not be started, it does nothing: %v", err)
+		return Command{}, nil
+	}
+	logOutput(l, 'I', res.Stdout)
+	logOutput(l, 'E', res.Stderr)
+	if m.opts.Debug && len(bytes.TrimSpace(res.Stderr)) > 0 {
+		// The engine cannot wait for a key press (it has no terminal of its
+		// own); it shows the turn's log where the user is watching.
+		if w := cmp.Or[io.Writer](m.opts.Pretty, m.opts.EngineLog); w != nil {
+			fmt.Fprintf(w, "Bot %s wrote to stderr in %s:\n%s", st.key, filepath.Base(filepath.Dir(dir)), l.buf.Bytes())
+		}
+	}
+	l.add('I', "Your bots total execution time was %s (CPU %s)", netDuration(res.Wall), netDuration(res.CPU))
+	switch {
+	case res.TimedOut:
+		l.add('E', "Bot was killed after %s of wall time, it does nothing this round", wallKill)
+		return Command{}, nil
+	case res.CPUExceeded:
+		l.add('E', "Bot was killed at the sandbox's CPU-time limit, it does nothing this round")
+		return Command{}, nil
+	case !m.opts.NoLimit && res.CPU >= cpuBudget+st.bot.Calibration:
+		l.add('E', "Bot used %s of CPU time, over its budget of %s (%s plus %s calibration): its command is ignored",
+			res.CPU.Round(time.Millisecond), cpuBudget+st.bot.Calibration, cpuBudget, st.bot.Calibration)
+		return Command{}, nil
+	}
+	if res.ExitCode != 0 || res.Signal != "" || res.MemoryExceeded {
+		// The original never checks how the bot ended: a command written
+		// before a crash still counts.
+		l.add('W', "Bot ended badly (exit code %d%s%s); reading its command anyway", res.ExitCode,
+			prefixed(", signal ", res.Signal), map[bool]string{true: ", memory limit exceeded"}[res.MemoryExceeded])
+	}
+	return readCommand(dir, l), nil
+}
+
+// readCommand reads place.txt, else command.txt, from a round folder: the
+// original always tries place.txt first, in both phases (§1).
+func readCommand(dir string, l *turnLog) Command {
+	for _, name := range []string{"place.txt", "command.txt"} {
+		data, err := readBotFile(filepath.Join(dir, name), maxCmdBytes)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			l.add('E', "Could not read %s, doing nothing: %v", name, err)
+			return Command{}
+		}
+		parse := ParseCommand
+		if name == "place.txt" {
+			parse = ParsePlace
+		}
+		cmd, err := parse(data)
+		if err != nil {
+			l.add('E', "Invalid %s, doing nothing: %v", name, err)
+			return Command{}
+		}
+		return cmd
+	}
+	l.add('E', "Bot wrote neither place.txt nor command.txt, doing nothing")
+	return Command{}
+}
+
+// consoleTurn prompts a human player and reads the command from the
+// terminal: five place lines in phase 1, one "code,x,y" line in phase 2.
+func (m *match) consoleTurn(st *seat, l *turnLog) Command {
+	out := st.bot.Console.Out
+	fmt.Fprintf(out, "%s\n", m.state.MapText(m.indexOf(st), m.names))
+	lines := 1
+	if m.state.Phase == 1 {
+		lines = int(numShips)
+		fmt.Fprintf(out, "Player %s (%s): place your ships, one per line as <ShipName> <x> <y> <Direction>:\n", st.key, st.name)
+	} else {
+		fmt.Fprintf(out, "Player %s (%s): enter code,x,y (0 nothing, 1 shot, 2/3 double, 4 corner, 5 diagonal cross, 6 cross, 7 seeker, 8 shield):\n", st.key, st.name)
+	}
+	var text strings.Builder
+	for read := 0; read < lines; {
+		line, err := st.console.ReadString('\n')
+		if strings.TrimSpace(line) != "" {
+			text.WriteString(line)
+			read++
+		}
+		if err != nil {
+			break
+		}
+	}
+	parse := ParseCommand
+	if m.state.Phase == 1 {
+		parse = ParsePlace
+	}
+	cmd, err := parse([]byte(text.String()))
+	if err != nil {
+		fmt.Fprintf(out, "Not understood, doing nothing: %v\n", err)
+		l.add('E', "Invalid console input, doing nothing: %v", err)
+		return Command{}
+	}
+	return cmd
+}
+
+// logOutput adds each line of a bot's output to the turn log.
+func logOutput(l *turnLog, level byte, out []byte) {
+	text := strings.TrimRight(strings.ToValidUTF8(string(out), "?"), "\r\n")
+	for _, line := range strings.Split(text, "\n") {
+		l.add(level, "Output from bot: %s", strings.TrimRight(line, "\r"))
+	}
+}
+
+// commandLine shows a command as the original log does, quoting arguments
+// with spaces.
+func commandLine(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\"") {
+			a = `"` + a + `"`
+		}
+		q[i] = a
+	}
+	return strings.Join(q, " ")
+}
+
+// netDuration formats a duration like .NET TimeSpan ("00:00:00.1383091").
+func netDuration(d time.Duration) string {
+	h := d / time.Hour
+	mnt := (d % time.Hour) / time.Minute
+	sec := (d % time.Minute) / time.Second
+	ticks := (d % time.Second) / 100
+	return fmt.Sprintf("%02d:%02d:%02d.%07d", h, mnt, sec, ticks)
+}
+
+func prefixed(prefix, s string) string {
+	if s == "" {
+		return ""
+	}
+	return prefix + s
+}
