@@ -1,0 +1,2 @@
+#!/bin/sh
+exec python3 ../scripted.py debugtext "$1"

@@ -1,0 +1,2 @@
+#!/bin/sh
+exec python3 ../scripted.py stderr "$1"
