@@ -1,0 +1,55 @@
+package deepship
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/broadside/broadside/internal/game"
+	"github.com/broadside/broadside/internal/sandbox"
+)
+
+// TestStarterBotsSandboxed plays a round as the platform does: each bot a
+// copy of its folder, in a bubblewrap session of its own that sees only that
+// folder.
+func TestStarterBotsSandboxed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a round in the sandbox")
+	}
+	ctx := context.Background()
+	if caps := sandbox.Probe(ctx); !caps.Bwrap {
+		t.Skipf("bubblewrap unavailable: %v", caps.Problems)
+	}
+	bw, err := sandbox.NewBwrap(sandbox.BwrapConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bots := []game.Bot{starter(t), starter(t)}
+	for i := range bots {
+		dir := filepath.Join(t.TempDir(), "bot")
+		if err := os.CopyFS(dir, os.DirFS(bots[i].Dir)); err != nil {
+			t.Fatal(err)
+		}
+		bots[i].Dir = dir
+		bots[i].Command = []string{filepath.Join(dir, "src", "main.py")}
+		s, err := bw.NewSession([]sandbox.Mount{{Source: dir, Writable: true}}, sandbox.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		bots[i].Runner = s
+	}
+	sum, err := New().Play(ctx, bots, game.Options{Seed: 3, NoLimit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Winner == nil || sum.Rounds < 3*17 {
+		t.Fatalf("summary %+v", sum)
+	}
+	for _, p := range sum.Players {
+		if p.Reason != "" && p.Reason != "won 1 of 3 games, 0 penalty points" {
+			t.Errorf("player %s: %q\n%.2000s", p.Key, p.Reason, p.Log)
+		}
+	}
+}
