@@ -1,0 +1,195 @@
+// Package hitandsunk hosts "Hit and Sunk", the 2017 Code Golf free-for-all:
+// up to 30 ships on one grid, each commanded by a bot called afresh for
+// every decision with one ';'-separated argument, answering with a string of
+// actions. The rules (Game) are pure and seeded; Play drives the bots
+// through the sandbox runner and writes the replay.
+package hitandsunk
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand"
+	"os"
+	"strconv"
+
+	"github.com/broadside/broadside/internal/game"
+)
+
+// Name is the rule set's identifier.
+const Name = "hitandsunk"
+
+// MinShips is the smallest match.
+const MinShips = 2
+
+type ruleSet struct {
+	// rounds is the game length: Rounds, shorter only in tests.
+	rounds int
+}
+
+// New returns the Hit and Sunk rule set.
+func New() game.RuleSet { return ruleSet{rounds: Rounds} }
+
+// Name implements game.RuleSet.
+func (ruleSet) Name() string { return Name }
+
+// Seats implements game.RuleSet: a free-for-all of 2 to 30 bots.
+func (ruleSet) Seats() (int, int) { return MinShips, MaxShips }
+
+// Play implements game.RuleSet. opts.Size is ignored: the grid side is
+// always 30 plus the number of bots.
+func (rs ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) (*game.Summary, error) {
+	if len(bots) < MinShips || len(bots) > MaxShips {
+		return nil, fmt.Errorf("hitandsunk: %d bots; a match takes %d to %d", len(bots), MinShips, MaxShips)
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.ReplayDir != "" {
+		if err := os.MkdirAll(opts.ReplayDir, 0o755); err != nil {
+			return nil, fmt.Errorf("hitandsunk: create replay folder: %w", err)
+		}
+	}
+	seats := make([]*seat, len(bots))
+	for i, b := range bots {
+		if b.Key == "" {
+			b.Key = strconv.Itoa(i)
+		}
+		s := &seat{id: i, bot: b, runner: b.Runner}
+		if s.runner == nil {
+			s.runner = opts.Runner
+		}
+		switch {
+		case b.LoadError != nil:
+			s.noShip = fmt.Sprintf("not loaded: %v", b.LoadError)
+		case b.Console != nil && (b.Console.In == nil || b.Console.Out == nil):
+			return nil, fmt.Errorf("hitandsunk: console seat %d needs both input and output", i)
+		case b.Console == nil && s.runner == nil:
+			return nil, fmt.Errorf("hitandsunk: seat %d (%s): no runner to start it", i, s.label())
+		case b.Console == nil && len(b.Command) == 0:
+			s.noShip = "no command to run"
+		}
+		seats[i] = s
+	}
+	m := &match{opts: opts, log: log, seats: seats, rounds: rs.rounds}
+	if err := m.play(ctx); err != nil {
+		return nil, err
+	}
+	sum := m.summary()
+	if opts.ReplayDir != "" {
+		if err := m.writeReplay(opts.ReplayDir, sum); err != nil {
+			return nil, err
+		}
+	}
+	return sum, nil
+}
+
+// match is one game in progress.
+type match struct {
+	opts   game.Options
+	log    *slog.Logger
+	seats  []*seat
+	rounds int
+	g      *Game
+	rep    replay
+	// sunkBy records, per seat, who sank its ship.
+	sunkBy map[int]int
+}
+
+func (m *match) play(ctx context.Context) error {
+	choices := make([]int, len(m.seats))
+	for _, s := range m.seats {
+		if s.noShip != "" {
+			s.log.printf("no ship: %s\n", s.noShip)
+			continue
+		}
+		stdout, failure := m.ask(ctx, s, nil)
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("hitandsunk: ship choice of seat %d: %w", s.id, err)
+		}
+		if failure != "" {
+			s.noShip = "ship choice failed: " + failure
+			s.log.printf("no ship: %s\n", s.noShip)
+			continue
+		}
+		st, err := ParseShipChoice(stdout)
+		if err != nil {
+			s.noShip = err.Error()
+			s.log.printf("no ship: %s\n", s.noShip)
+			continue
+		}
+		choices[s.id] = st.Choice
+		s.log.printf("commands a %s\n", st.Name)
+	}
+	m.g = NewGame(rand.New(rand.NewSource(m.opts.Seed)), choices)
+	m.sunkBy = map[int]int{}
+	m.rep = newReplay(m)
+	for round := 1; round <= m.rounds && !m.g.Over(); round++ {
+		order := m.g.StartRound()
+		m.engineLog("round %d, order %v\n", m.g.Round, order)
+		for _, id := range order {
+			if !m.g.Ship(id).Alive() {
+				continue
+			}
+			if err := m.turn(ctx, id); err != nil {
+				return err
+			}
+			if m.g.Over() {
+				break
+			}
+		}
+		m.rep.endRound(m.g, order)
+		if m.opts.Pretty != nil {
+			drawGrid(m.opts.Pretty, m.g)
+		}
+	}
+	return nil
+}
+
+// turn plays one ship's turn: request, reply, actions.
+func (m *match) turn(ctx context.Context, id int) error {
+	s := m.seats[id]
+	m.g.BeginTurn(id)
+	req := m.g.Request(id)
+	stdout, failure := m.ask(ctx, s, &req)
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("hitandsunk: round %d, seat %d: %w", m.g.Round, id, err)
+	}
+	reply := "W"
+	if failure == "" {
+		reply = NormalizeReply(stdout)
+	}
+	res := m.g.Apply(id, reply)
+	for _, e := range res.Events {
+		if e.Kind == "sink" && e.Target != nil {
+			m.sunkBy[*e.Target] = e.Ship
+		}
+		if e.Kind == "reject" || e.Kind == "abort" {
+			s.log.printf("  %s\n", e.Note)
+		}
+		m.engineLog("  %s\n", e)
+	}
+	m.rep.addTurn(m.g.Round, id, failure, res)
+	return nil
+}
+
+// ask gets one answer from the seat: from its process, or from the human
+// at the console.
+func (m *match) ask(ctx context.Context, s *seat, arg *string) (stdout, failure string) {
+	if s.bot.Console != nil {
+		return askConsole(s.bot.Console, m.g, s.id, arg)
+	}
+	r := s.call(ctx, arg, m.opts)
+	if r.failure != "" {
+		m.log.Debug("hitandsunk call failed", "seat", s.id, "bot", s.label(), "reason", r.failure)
+	}
+	return r.stdout, r.failure
+}
+
+func (m *match) engineLog(format string, args ...any) {
+	if m.opts.EngineLog != nil {
+		fmt.Fprintf(m.opts.EngineLog, format, args...)
+	}
+}
