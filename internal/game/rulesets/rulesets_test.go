@@ -1,0 +1,37 @@
+package rulesets
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/broadside/broadside/internal/botmeta"
+)
+
+// TestRegistry checks that every game a manifest may name is hosted, under
+// that name, with a sensible number of seats.
+func TestRegistry(t *testing.T) {
+	r := Registry()
+	for _, name := range r.Names() {
+		if !slices.Contains(botmeta.Games(), name) {
+			t.Errorf("registered rule set %q is not a game bot manifests can name", name)
+		}
+		rs, err := r.Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rs.Name() != name {
+			t.Errorf("rule set %q calls itself %q", name, rs.Name())
+		}
+		if lo, hi := rs.Seats(); lo < 1 || hi < lo {
+			t.Errorf("%s seats %d..%d", name, lo, hi)
+		}
+	}
+	for _, g := range botmeta.Games() {
+		if _, err := r.Get(g); err != nil {
+			t.Errorf("game %q is not hosted: %v", g, err)
+		}
+	}
+	if _, err := r.Get("chess"); err == nil {
+		t.Error("Get of an unknown game succeeded")
+	}
+}
