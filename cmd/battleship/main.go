@@ -1,0 +1,226 @@
+// Command battleship plays one match between bots on this machine, with the
+// original Entelect 2017 engine's flags and no database. It is the same
+// match runner the platform's worker uses.
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+
+	"github.com/broadside/broadside/internal/botexec"
+	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/game"
+	"github.com/broadside/broadside/internal/game/rulesets"
+	"github.com/broadside/broadside/internal/match"
+	"github.com/broadside/broadside/internal/sandbox"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Exit statuses.
+const (
+	exitPlayed = 0
+	exitFailed = 1
+	exitUsage  = 2
+)
+
+// run is the whole command; it returns the exit status.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c, err := parseArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "battleship: %v\n\n%s", err, usage)
+		return exitUsage
+	}
+	if c.help {
+		fmt.Fprint(stdout, usage)
+		return exitPlayed
+	}
+	level := slog.LevelWarn
+	if c.debug {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	if err := play(ctx, c, stdin, stdout, stderr, log); err != nil {
+		fmt.Fprintf(stderr, "battleship: %v\n", err)
+		if errors.Is(err, errUsage) {
+			return exitUsage
+		}
+		return exitFailed
+	}
+	return exitPlayed
+}
+
+func play(ctx context.Context, c config, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) error {
+	loader := match.NewLoader()
+	bots, manifestGame := loader.LoadBots(c.bots)
+	name := c.game
+	if name == "" {
+		name = manifestGame
+	}
+	if name == "" {
+		name = botmeta.DefaultGame
+	}
+	rs, err := rulesets.Registry().Get(name)
+	if err != nil {
+		return fmt.Errorf("%w: --game: %v", errUsage, err)
+	}
+	for _, b := range bots {
+		if b.LoadError != nil {
+			fmt.Fprintf(stderr, "battleship: warning: %v (the bot plays as doing nothing)\n", b.LoadError)
+		}
+	}
+	consoles := c.consoles
+	if consoles == 0 && len(bots) == 0 {
+		// As the original: no players at all means humans on both sides.
+		consoles, _ = rs.Seats()
+	}
+	seats := make([]game.Bot, 0, consoles+len(bots))
+	in := bufio.NewReader(stdin) // one reader shared by every console player
+	for i := range consoles {
+		seats = append(seats, game.Bot{Name: fmt.Sprintf("Console Player %d", i+1), Console: &game.Console{In: in, Out: stdout}})
+	}
+	seats = append(seats, bots...)
+
+	seed := c.seed
+	if !c.seedSet {
+		if seed, err = randomSeed(); err != nil {
+			return err
+		}
+	}
+	replayDir, err := replayFolder(c.logDir, seed)
+	if err != nil {
+		return err
+	}
+	runner, err := newRunner(ctx, c.sandbox, log)
+	if err != nil {
+		return err
+	}
+	cal, err := botexec.NewCalibrator(runner, loader.Runtimes, "")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(cal.Dir())
+
+	opts := game.Options{
+		Seed: seed, Size: c.size, ReplayDir: replayDir, NoLimit: c.noLimit, Tournament: c.tournament,
+		Debug: c.debug, Runner: runner, Logger: log,
+	}
+	if c.clog {
+		opts.EngineLog = stdout
+	}
+	if c.pretty {
+		opts.Pretty = stdout
+	}
+	sum, err := match.Match{RuleSet: rs, Bots: seats, Options: opts, Calibrator: cal}.Play(ctx)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		fmt.Fprintf(stderr, "Replay: %s\n", replayDir)
+		b, err := json.Marshal(sum)
+		if err != nil {
+			return fmt.Errorf("summary: %w", err)
+		}
+		fmt.Fprintf(stdout, "%s\n", b)
+	} else {
+		printSummary(stdout, sum, replayDir)
+	}
+	if c.pretty && isTerminal(stdin) {
+		// On stderr, so that with --json the summary stays the last line.
+		fmt.Fprint(stderr, "Press Enter to exit.")
+		_, _ = in.ReadString('\n')
+	}
+	return nil
+}
+
+// newRunner returns the bubblewrap runner when asked for and enforceable
+// here, else the host runner.
+func newRunner(ctx context.Context, confined bool, log *slog.Logger) (sandbox.Runner, error) {
+	if !confined {
+		return sandbox.NewHost(sandbox.HostConfig{}), nil
+	}
+	if err := sandbox.Require(sandbox.Probe(ctx)); err != nil {
+		return nil, fmt.Errorf("--sandbox: this machine cannot confine bots: %w", err)
+	}
+	b, err := sandbox.NewBwrap(sandbox.BwrapConfig{Logger: log})
+	if err != nil {
+		return nil, fmt.Errorf("--sandbox: %w", err)
+	}
+	return b, nil
+}
+
+// replayFolder is -l made absolute (bots run in their own folders, so a
+// relative path would point elsewhere for them), else Replays/{seed} in
+// the current folder, with a suffix when that is taken.
+func replayFolder(logDir string, seed int64) (string, error) {
+	if logDir != "" {
+		abs, err := filepath.Abs(logDir)
+		if err != nil {
+			return "", fmt.Errorf("replay folder: %w", err)
+		}
+		return abs, nil
+	}
+	base, err := filepath.Abs(filepath.Join("Replays", strconv.FormatInt(seed, 10)))
+	if err != nil {
+		return "", fmt.Errorf("replay folder: %w", err)
+	}
+	dir := base
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+			return dir, nil
+		}
+		dir = fmt.Sprintf("%s-%d", base, n)
+	}
+}
+
+// randomSeed draws a non-negative seed, so that it prints and parses back.
+func randomSeed() (int64, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return 0, fmt.Errorf("seed: %w", err)
+	}
+	return int64(binary.BigEndian.Uint64(b[:]) >> 1), nil
+}
+
+func printSummary(w io.Writer, s *game.Summary, replayDir string) {
+	winner := "none"
+	if s.Winner != nil {
+		winner = *s.Winner
+	}
+	fmt.Fprintf(w, "Game %s, seed %d, %d rounds. Winner: %s\n", s.Game, s.Seed, s.Rounds, winner)
+	for _, p := range s.Players {
+		fmt.Fprintf(w, "  %d. %s (%s): %d points, %d ships left, %d/%d shots landed", p.Rank, p.Name, p.Key, p.Points,
+			p.ShipsLeft, p.ShotsLanded, p.ShotsFired)
+		if p.Reason != "" {
+			fmt.Fprintf(w, "; %s", p.Reason)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "Replay: %s\n", replayDir)
+}
+
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
