@@ -48,10 +48,13 @@ func NewTx(tx pgx.Tx) *Store {
 func (s *Store) DB() DBTX { return s.db }
 
 // InTx runs fn in a transaction and commits it when fn returns nil. On a
-// Store already inside a transaction, fn joins that transaction.
+// Store already inside a transaction, fn runs in a savepoint of it: its
+// writes land with the outer transaction, and an error undoes only them.
 func (s *Store) InTx(ctx context.Context, fn func(tx pgx.Tx, st *Store) error) error {
 	if tx, ok := s.db.(pgx.Tx); ok {
-		return fn(tx, s)
+		return pgx.BeginFunc(ctx, tx, func(sp pgx.Tx) error {
+			return fn(sp, NewTx(sp))
+		})
 	}
 	if s.pool == nil {
 		return errors.New("store: no pool to begin a transaction on")

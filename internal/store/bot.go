@@ -1,0 +1,98 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Bot is a contestant's bot: a name under an owner, for one game, with the
+// version that currently plays.
+type Bot struct {
+	ID        int64
+	OwnerID   int64
+	OwnerName string
+	Name      string
+	Game      string
+	Language  string
+	Disabled  bool
+	House     bool
+	// CurrentVersionID is the newest version whose build succeeded; nil
+	// until one has.
+	CurrentVersionID *int64
+	CreatedAt        time.Time
+}
+
+// BotCreateParams are the fields of a new bot.
+type BotCreateParams struct {
+	OwnerID  int64
+	Name     string
+	Game     string
+	Language string
+	House    bool
+}
+
+// BotCreate records a bot. A name already used by the same owner (case
+// folded) is ErrConflict.
+func (s *Store) BotCreate(ctx context.Context, p BotCreateParams) (*Bot, error) {
+	if p.Game == "" {
+		p.Game = "entelect"
+	}
+	var id int64
+	err := s.db.QueryRow(ctx, `
+		INSERT INTO bots (owner_id, name, game, language, house) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+		p.OwnerID, p.Name, p.Game, p.Language, p.House).Scan(&id)
+	if err != nil {
+		return nil, fmt.Errorf("store: create bot %q: %w", p.Name, interpretError(err))
+	}
+	return s.BotGetByID(ctx, id)
+}
+
+const botSelect = `
+	SELECT b.id, b.owner_id, u.username, b.name, b.game, b.language, b.disabled, b.house,
+	       b.current_version_id, b.created_at
+	FROM bots b JOIN users u ON u.id = b.owner_id`
+
+func scanBot(row interface{ Scan(...any) error }) (*Bot, error) {
+	var b Bot
+	err := row.Scan(&b.ID, &b.OwnerID, &b.OwnerName, &b.Name, &b.Game, &b.Language, &b.Disabled, &b.House,
+		&b.CurrentVersionID, &b.CreatedAt)
+	if err != nil {
+		return nil, interpretError(err)
+	}
+	return &b, nil
+}
+
+// BotGetByID returns a bot.
+func (s *Store) BotGetByID(ctx context.Context, id int64) (*Bot, error) {
+	b, err := scanBot(s.db.QueryRow(ctx, botSelect+` WHERE b.id = $1`, id))
+	if err != nil {
+		return nil, fmt.Errorf("store: get bot %d: %w", id, err)
+	}
+	return b, nil
+}
+
+// BotSetDisabled disables or re-enables a bot. A disabled bot keeps its
+// history but is not matched or challenged.
+func (s *Store) BotSetDisabled(ctx context.Context, id int64, disabled bool) error {
+	tag, err := s.db.Exec(ctx, `UPDATE bots SET disabled = $2 WHERE id = $1`, id, disabled)
+	if err != nil {
+		return fmt.Errorf("store: disable bot %d: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("store: disable bot %d: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// BotSetHouse marks a bot as a house bot (always accepts challenges).
+func (s *Store) BotSetHouse(ctx context.Context, id int64, house bool) error {
+	tag, err := s.db.Exec(ctx, `UPDATE bots SET house = $2 WHERE id = $1`, id, house)
+	if err != nil {
+		return fmt.Errorf("store: set house flag of bot %d: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("store: set house flag of bot %d: %w", id, ErrNotFound)
+	}
+	return nil
+}

@@ -1,0 +1,132 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Build statuses of a bot version.
+const (
+	BuildQueued   = "queued"
+	BuildBuilding = "building"
+	BuildOK       = "ok"
+	BuildFailed   = "failed"
+)
+
+// ErrBuildDone is returned when a build outcome is recorded for a version
+// whose build already finished: a version's outcome is written once.
+var ErrBuildDone = errors.New("store: build already finished")
+
+// BotVersion is one uploaded, immutable version of a bot.
+type BotVersion struct {
+	ID           int64
+	BotID        int64
+	Number       int
+	Manifest     json.RawMessage
+	BotType      string
+	SourceKey    string
+	SourceSHA256 string
+	SourceSize   int64
+	ArtifactKey  string
+	BuildStatus  string
+	BuildLog     string
+	CreatedAt    time.Time
+	BuiltAt      *time.Time
+}
+
+const botVersionSelect = `
+	SELECT id, bot_id, number, manifest, bot_type, source_key, source_sha256, source_size,
+	       artifact_key, build_status, build_log, created_at, built_at
+	FROM bot_versions`
+
+func scanBotVersion(row interface{ Scan(...any) error }) (*BotVersion, error) {
+	var v BotVersion
+	err := row.Scan(&v.ID, &v.BotID, &v.Number, &v.Manifest, &v.BotType, &v.SourceKey, &v.SourceSHA256, &v.SourceSize,
+		&v.ArtifactKey, &v.BuildStatus, &v.BuildLog, &v.CreatedAt, &v.BuiltAt)
+	if err != nil {
+		return nil, interpretError(err)
+	}
+	return &v, nil
+}
+
+// BotVersionGetByID returns a version.
+func (s *Store) BotVersionGetByID(ctx context.Context, id int64) (*BotVersion, error) {
+	v, err := scanBotVersion(s.db.QueryRow(ctx, botVersionSelect+` WHERE id = $1`, id))
+	if err != nil {
+		return nil, fmt.Errorf("store: get bot version %d: %w", id, err)
+	}
+	return v, nil
+}
+
+// BotVersionStartBuild marks a version as building. A version whose build
+// already finished is ErrBuildDone, so a duplicated build job stops early;
+// one left "building" by a crashed worker may start again.
+func (s *Store) BotVersionStartBuild(ctx context.Context, id int64) error {
+	tag, err := s.db.Exec(ctx, `
+		UPDATE bot_versions SET build_status = 'building'
+		WHERE id = $1 AND build_status IN ('queued', 'building')`, id)
+	if err != nil {
+		return fmt.Errorf("store: start build of version %d: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		if _, err := s.BotVersionGetByID(ctx, id); err != nil {
+			return err
+		}
+		return fmt.Errorf("store: start build of version %d: %w", id, ErrBuildDone)
+	}
+	return nil
+}
+
+// BuildResult is the outcome of building a version.
+type BuildResult struct {
+	// OK says whether the build succeeded.
+	OK bool
+	// Log is what the build printed, for the bot's owner.
+	Log string
+	// ArtifactKey is the blob key of the built folder; empty when failed.
+	ArtifactKey string
+}
+
+// BotVersionFinishBuild records a build's outcome, once. A successful build
+// becomes its bot's current version unless a newer version already built.
+func (s *Store) BotVersionFinishBuild(ctx context.Context, id int64, r BuildResult) error {
+	status := BuildFailed
+	if r.OK {
+		status = BuildOK
+	}
+	return s.InTx(ctx, func(_ pgx.Tx, st *Store) error {
+		var botID int64
+		var number int
+		err := st.db.QueryRow(ctx, `
+			UPDATE bot_versions SET build_status = $2, build_log = $3, artifact_key = $4, built_at = now()
+			WHERE id = $1 AND build_status IN ('queued', 'building')
+			RETURNING bot_id, number`, id, status, r.Log, r.ArtifactKey).Scan(&botID, &number)
+		if err != nil {
+			err = interpretError(err)
+			if errors.Is(err, ErrNotFound) {
+				if _, gerr := st.BotVersionGetByID(ctx, id); gerr != nil {
+					return gerr
+				}
+				err = ErrBuildDone
+			}
+			return fmt.Errorf("store: finish build of version %d: %w", id, err)
+		}
+		if !r.OK {
+			return nil
+		}
+		_, err = st.db.Exec(ctx, `
+			UPDATE bots b SET current_version_id = $2
+			WHERE b.id = $1 AND (b.current_version_id IS NULL OR
+			      (SELECT number FROM bot_versions WHERE id = b.current_version_id) < $3)`,
+			botID, id, number)
+		if err != nil {
+			return fmt.Errorf("store: make version %d current: %w", id, err)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,193 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// LadderCandidate is a bot that may play ranked ladder matches.
+type LadderCandidate struct {
+	BotID        int64
+	OwnerID      int64
+	VersionID    int64
+	House        bool
+	Rating       float64
+	Deviation    float64
+	GamesToday   int
+	VersionGames int
+	Busy         bool
+}
+
+// ladderVersionGamesCap bounds the count of a version's ladder games: only
+// the first few matter (placement), and counting all of them for every bot
+// would read the whole match history on each ladder tick.
+const ladderVersionGamesCap = 10
+
+// LadderCandidates lists the bots of a game that can play now: enabled,
+// with a built current version. Unrated bots carry the Glicko-2 defaults.
+// VersionGames counts at most ladderVersionGamesCap games. The day's games
+// and the busy bots come from the day's and the pending matches only, so
+// the query stays fast with millions of matches.
+func (s *Store) LadderCandidates(ctx context.Context, game string) ([]LadderCandidate, error) {
+	var out []LadderCandidate
+	err := s.InTx(ctx, func(tx pgx.Tx, st *Store) error {
+		// The planner's cost estimate triggers JIT compilation, which costs
+		// more than the query itself (measured: 1.05 s with, 0.74 s without,
+		// at 10,000 bots and 1,000,000 matches).
+		if _, err := tx.Exec(ctx, `SET LOCAL jit = off`); err != nil {
+			return err
+		}
+		var err error
+		out, err = st.ladderCandidates(ctx, game)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: ladder candidates for %s: %w", game, err)
+	}
+	return out, nil
+}
+
+func (s *Store) ladderCandidates(ctx context.Context, game string) ([]LadderCandidate, error) {
+	rows, err := s.db.Query(ctx, `
+		WITH today AS (
+			SELECT p.bot_id, count(*) AS n
+			FROM matches m
+			-- From the day's matches to their seats, never the whole history.
+			JOIN LATERAL (SELECT bot_id FROM match_players WHERE match_id = m.id LIMIT 64) p ON true
+			WHERE m.kind IN ('ladder', 'placement') AND m.created_at > now() - interval '24 hours'
+			GROUP BY p.bot_id),
+		busy AS (
+			SELECT DISTINCT p.bot_id
+			FROM matches m JOIN match_players p ON p.match_id = m.id
+			WHERE m.status IN ('queued', 'running') AND m.kind IN ('ladder', 'placement'))
+		SELECT b.id, b.owner_id, b.current_version_id, b.house,
+		       coalesce(r.rating, 1500), coalesce(r.deviation, 350), coalesce(t.n, 0),
+		       (SELECT count(*) FROM (
+		           SELECT 1 FROM match_players p JOIN matches m ON m.id = p.match_id
+		           WHERE p.bot_version_id = b.current_version_id AND m.kind IN ('ladder', 'placement')
+		             AND m.status <> 'canceled'
+		           LIMIT $2) v),
+		       bz.bot_id IS NOT NULL
+		FROM bots b
+		LEFT JOIN ratings r ON r.bot_id = b.id AND r.ladder = b.game
+		LEFT JOIN today t ON t.bot_id = b.id
+		LEFT JOIN busy bz ON bz.bot_id = b.id
+		WHERE b.game = $1 AND NOT b.disabled AND b.current_version_id IS NOT NULL
+		ORDER BY b.id`, game, ladderVersionGamesCap)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []LadderCandidate
+	for rows.Next() {
+		var c LadderCandidate
+		if err := rows.Scan(&c.BotID, &c.OwnerID, &c.VersionID, &c.House, &c.Rating, &c.Deviation,
+			&c.GamesToday, &c.VersionGames, &c.Busy); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// LadderPending counts a game's ladder and placement matches that are
+// queued or running, so a ladder tick only fills the free slots.
+func (s *Store) LadderPending(ctx context.Context, game string) (int, error) {
+	var n int
+	err := s.db.QueryRow(ctx, `
+		SELECT count(*) FROM matches
+		WHERE status IN ('queued', 'running') AND kind IN ('ladder', 'placement') AND game = $1`, game).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: pending ladder matches of %s: %w", game, err)
+	}
+	return n, nil
+}
+
+// LadderFinishedSince counts a game's ladder and placement matches that
+// finished since a time: the ladder's throughput.
+func (s *Store) LadderFinishedSince(ctx context.Context, game string, since time.Time) (int, error) {
+	var n int
+	err := s.db.QueryRow(ctx, `
+		SELECT count(*) FROM matches
+		WHERE game = $1 AND kind IN ('ladder', 'placement') AND status = 'finished' AND finished_at >= $2`, game, since).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: ladder throughput of %s: %w", game, err)
+	}
+	return n, nil
+}
+
+// LadderMatchOf returns a bot's queued or running ladder match, if any.
+func (s *Store) LadderMatchOf(ctx context.Context, botID int64) (int64, bool, error) {
+	var id int64
+	err := s.db.QueryRow(ctx, `
+		SELECT m.id FROM matches m JOIN match_players p ON p.match_id = m.id
+		WHERE p.bot_id = $1 AND m.kind IN ('ladder', 'placement') AND m.status IN ('queued', 'running')
+		ORDER BY m.id LIMIT 1`, botID).Scan(&id)
+	if err != nil {
+		if err = interpretError(err); err == ErrNotFound {
+			return 0, false, nil
+		}
+		return 0, false, fmt.Errorf("store: ladder match of bot %d: %w", botID, err)
+	}
+	return id, true, nil
+}
+
+// LadderQueueRow is one waiting bot in the matchmaker's last queue.
+type LadderQueueRow struct {
+	BotID         int64
+	Position      int
+	GamesToday    int
+	PlacementLeft int
+}
+
+// LadderQueueReplace stores a game's queue as the matchmaker left it.
+func (s *Store) LadderQueueReplace(ctx context.Context, game string, rows []LadderQueueRow) error {
+	bots := make([]int64, len(rows))
+	pos := make([]int32, len(rows))
+	today := make([]int32, len(rows))
+	placement := make([]int32, len(rows))
+	for i, r := range rows {
+		bots[i], pos[i], today[i], placement[i] = r.BotID, int32(r.Position), int32(r.GamesToday), int32(r.PlacementLeft)
+	}
+	err := s.InTx(ctx, func(_ pgx.Tx, st *Store) error {
+		if _, err := st.db.Exec(ctx, `DELETE FROM ladder_queue WHERE game = $1`, game); err != nil {
+			return err
+		}
+		_, err := st.db.Exec(ctx, `
+			INSERT INTO ladder_queue (game, bot_id, position, games_today, placement_left)
+			SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::int[], $5::int[])`,
+			game, bots, pos, today, placement)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("store: replace ladder queue of %s: %w", game, err)
+	}
+	return nil
+}
+
+// LadderQueueDepth counts the bots waiting in a game's queue.
+func (s *Store) LadderQueueDepth(ctx context.Context, game string) (int, error) {
+	var n int
+	if err := s.db.QueryRow(ctx, `SELECT count(*) FROM ladder_queue WHERE game = $1`, game).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: ladder queue depth of %s: %w", game, err)
+	}
+	return n, nil
+}
+
+// LadderQueueOf returns a bot's row in its game's queue, if it waits.
+func (s *Store) LadderQueueOf(ctx context.Context, game string, botID int64) (*LadderQueueRow, bool, error) {
+	r := LadderQueueRow{BotID: botID}
+	err := s.db.QueryRow(ctx, `
+		SELECT position, games_today, placement_left FROM ladder_queue WHERE game = $1 AND bot_id = $2`,
+		game, botID).Scan(&r.Position, &r.GamesToday, &r.PlacementLeft)
+	if err != nil {
+		if err = interpretError(err); err == ErrNotFound {
+			return nil, false, nil
+		}
+		return nil, false, fmt.Errorf("store: ladder queue place of bot %d: %w", botID, err)
+	}
+	return &r, true, nil
+}

@@ -1,0 +1,223 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Match statuses.
+const (
+	MatchQueued   = "queued"
+	MatchRunning  = "running"
+	MatchFinished = "finished"
+	MatchFailed   = "failed"
+	MatchCanceled = "canceled"
+)
+
+// ErrMatchDone is returned when a match that already ended is started or
+// recorded again: a retried or duplicated job must not play or record it
+// twice.
+var ErrMatchDone = errors.New("store: match already ended")
+
+// MatchPlayerParams is one seat of a new match.
+type MatchPlayerParams struct {
+	BotID        int64
+	BotVersionID int64
+}
+
+// MatchCreateParams are the fields of a new match; seats follow Players.
+type MatchCreateParams struct {
+	Game        string
+	MapSize     int
+	Seed        int64
+	Kind        string
+	Ranked      bool
+	RequestedBy *int64
+	Players     []MatchPlayerParams
+}
+
+// MatchCreate records a queued match with its seats. The caller enqueues
+// its job in the same transaction.
+func (s *Store) MatchCreate(ctx context.Context, p MatchCreateParams) (*MatchRow, error) {
+	if len(p.Players) == 0 {
+		return nil, errors.New("store: create match: no players")
+	}
+	if p.Kind == "" {
+		p.Kind = "challenge"
+	}
+	var id int64
+	err := s.InTx(ctx, func(_ pgx.Tx, st *Store) error {
+		err := st.db.QueryRow(ctx, `
+			INSERT INTO matches (game, map_size, seed, kind, ranked, requested_by)
+			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+			p.Game, p.MapSize, p.Seed, p.Kind, p.Ranked, p.RequestedBy).Scan(&id)
+		if err != nil {
+			return interpretError(err)
+		}
+		for seat, pl := range p.Players {
+			// The version must belong to the bot: a seat is never mislabelled.
+			tag, err := st.db.Exec(ctx, `
+				INSERT INTO match_players (match_id, seat, bot_id, bot_version_id)
+				SELECT $1, $2, bot_id, id FROM bot_versions WHERE id = $4 AND bot_id = $3`,
+				id, seat, pl.BotID, pl.BotVersionID)
+			if err != nil {
+				return interpretError(err)
+			}
+			if tag.RowsAffected() == 0 {
+				return fmt.Errorf("seat %d: version %d of bot %d: %w", seat, pl.BotVersionID, pl.BotID, ErrNotFound)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: create match: %w", err)
+	}
+	return s.MatchDetailGet(ctx, id)
+}
+
+// MatchStart marks a match running for one more attempt and returns the
+// attempt number. A match that already ended is ErrMatchDone: its job was
+// duplicated or retried after the result landed.
+func (s *Store) MatchStart(ctx context.Context, id int64) (int, error) {
+	var attempt int
+	err := s.db.QueryRow(ctx, `
+		UPDATE matches SET status = 'running', attempt = attempt + 1, started_at = now()
+		WHERE id = $1 AND status IN ('queued', 'running')
+		RETURNING attempt`, id).Scan(&attempt)
+	if err != nil {
+		return 0, fmt.Errorf("store: start match %d: %w", id, s.matchEndedOr(ctx, id, err))
+	}
+	return attempt, nil
+}
+
+// matchEndedOr turns "no row updated" into ErrMatchDone when the match
+// exists, else ErrNotFound.
+func (s *Store) matchEndedOr(ctx context.Context, id int64, err error) error {
+	err = interpretError(err)
+	if !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	var exists bool
+	if qerr := s.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM matches WHERE id = $1)`, id).Scan(&exists); qerr != nil {
+		return qerr
+	}
+	if exists {
+		return ErrMatchDone
+	}
+	return ErrNotFound
+}
+
+// MatchPlayerResult is one seat's result.
+type MatchPlayerResult struct {
+	Seat        int
+	Key         string
+	Points      int
+	ShipsLeft   int
+	ShotsFired  int
+	ShotsLanded int
+	Killed      bool
+	// Outcome is win, loss or draw.
+	Outcome string
+	Rank    int
+	Reason  string
+	// Log is the bot's own log of the match, for its owner.
+	Log string
+}
+
+// MatchFinishParams are a played match's results.
+type MatchFinishParams struct {
+	ID        int64
+	Rounds    int
+	ReplayKey string
+	Summary   json.RawMessage
+	Players   []MatchPlayerResult
+}
+
+// MatchFinish records a played match's result. Only a queued or running
+// match can finish; otherwise it is ErrMatchDone. The row lock of the
+// update makes a concurrent duplicate wait and then see the match ended,
+// so a result is recorded once.
+func (s *Store) MatchFinish(ctx context.Context, p MatchFinishParams) error {
+	return s.InTx(ctx, func(_ pgx.Tx, st *Store) error {
+		var id int64
+		err := st.db.QueryRow(ctx, `
+			UPDATE matches SET status = 'finished', rounds = $2, replay_key = $3, summary = $4, error = '',
+			       finished_at = now()
+			WHERE id = $1 AND status IN ('queued', 'running') RETURNING id`,
+			p.ID, p.Rounds, p.ReplayKey, p.Summary).Scan(&id)
+		if err != nil {
+			return fmt.Errorf("store: finish match %d: %w", p.ID, st.matchEndedOr(ctx, p.ID, err))
+		}
+		for _, r := range p.Players {
+			tag, err := st.db.Exec(ctx, `
+				UPDATE match_players SET key = $3, points = $4, ships_left = $5, shots_fired = $6, shots_landed = $7,
+				       killed = $8, outcome = $9, rank = $10, reason = $11, log = $12
+				WHERE match_id = $1 AND seat = $2`,
+				p.ID, r.Seat, r.Key, r.Points, r.ShipsLeft, r.ShotsFired, r.ShotsLanded, r.Killed, r.Outcome,
+				r.Rank, r.Reason, r.Log)
+			if err != nil {
+				return fmt.Errorf("store: result of seat %d in match %d: %w", r.Seat, p.ID, err)
+			}
+			if tag.RowsAffected() != 1 {
+				return fmt.Errorf("store: result of seat %d in match %d: %w", r.Seat, p.ID, ErrNotFound)
+			}
+		}
+		return nil
+	})
+}
+
+// MatchFail records that a match could not be played (a bot's artifact is
+// missing, the rule set refused); msg is shown to the players. A match
+// that already ended is ErrMatchDone.
+func (s *Store) MatchFail(ctx context.Context, id int64, msg string) error {
+	var got int64
+	err := s.db.QueryRow(ctx, `
+		UPDATE matches SET status = 'failed', error = $2, finished_at = now()
+		WHERE id = $1 AND status IN ('queued', 'running') RETURNING id`, id, msg).Scan(&got)
+	if err != nil {
+		return fmt.Errorf("store: fail match %d: %w", id, s.matchEndedOr(ctx, id, err))
+	}
+	return nil
+}
+
+// MatchCancel cancels a match that has not ended.
+func (s *Store) MatchCancel(ctx context.Context, id int64) error {
+	var got int64
+	err := s.db.QueryRow(ctx, `
+		UPDATE matches SET status = 'canceled', finished_at = now()
+		WHERE id = $1 AND status IN ('queued', 'running') RETURNING id`, id).Scan(&got)
+	if err != nil {
+		return fmt.Errorf("store: cancel match %d: %w", id, s.matchEndedOr(ctx, id, err))
+	}
+	return nil
+}
+
+// MatchSeat is what the worker needs to run one seat.
+type MatchSeat struct {
+	Seat         int
+	BotID        int64
+	BotName      string
+	BotVersionID int64
+	ArtifactKey  string
+	BuildStatus  string
+}
+
+// MatchSeats lists a match's seats with their versions' build artifacts.
+func (s *Store) MatchSeats(ctx context.Context, matchID int64) ([]MatchSeat, error) {
+	rows, err := s.db.Query(ctx, `
+		SELECT p.seat, p.bot_id, b.name, p.bot_version_id, v.artifact_key, v.build_status
+		FROM match_players p JOIN bots b ON b.id = p.bot_id JOIN bot_versions v ON v.id = p.bot_version_id
+		WHERE p.match_id = $1 ORDER BY p.seat`, matchID)
+	if err != nil {
+		return nil, fmt.Errorf("store: seats of match %d: %w", matchID, err)
+	}
+	seats, err := pgx.CollectRows(rows, pgx.RowToStructByPos[MatchSeat])
+	if err != nil {
+		return nil, fmt.Errorf("store: seats of match %d: %w", matchID, err)
+	}
+	return seats, nil
+}

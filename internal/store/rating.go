@@ -1,0 +1,208 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// RatingState is a bot's full Glicko-2 state on one ladder.
+type RatingState struct {
+	BotID      int64
+	Ladder     string
+	Rating     float64
+	Deviation  float64
+	Volatility float64
+	Games      int
+	Wins       int
+	Losses     int
+	Draws      int
+	LastGameAt *time.Time
+}
+
+// RatingsLock returns the ratings of bots on a ladder, locked until the
+// transaction ends, creating missing ones with the given starting values.
+// Rows are locked in bot order so concurrent finishing matches never
+// deadlock; a match sharing a bot waits for the other to commit, which
+// makes rating_events' id order the order ratings were applied in.
+func (s *Store) RatingsLock(ctx context.Context, ladder string, botIDs []int64, start RatingState) (map[int64]RatingState, error) {
+	ids := slices.Clone(botIDs)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	out := make(map[int64]RatingState, len(ids))
+	err := s.InTx(ctx, func(_ pgx.Tx, st *Store) error {
+		for _, id := range ids {
+			if _, err := st.db.Exec(ctx, `
+				INSERT INTO ratings (bot_id, ladder, rating, deviation, volatility) VALUES ($1, $2, $3, $4, $5)
+				ON CONFLICT (bot_id, ladder) DO NOTHING`,
+				id, ladder, start.Rating, start.Deviation, start.Volatility); err != nil {
+				return err
+			}
+		}
+		rows, err := st.db.Query(ctx, ratingSelect+`
+			WHERE ladder = $1 AND bot_id = ANY($2) ORDER BY bot_id FOR UPDATE`, ladder, ids)
+		if err != nil {
+			return err
+		}
+		states, err := pgx.CollectRows(rows, pgx.RowToStructByPos[RatingState])
+		if err != nil {
+			return err
+		}
+		for _, r := range states {
+			out[r.BotID] = r
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: lock ratings on %s: %w", ladder, err)
+	}
+	return out, nil
+}
+
+const ratingSelect = `
+	SELECT bot_id, ladder, rating, deviation, volatility, games, wins, losses, draws, last_game_at
+	FROM ratings`
+
+// RatingChange is one bot's rating change from one match.
+type RatingChange struct {
+	BotID int64
+	// Before and After carry Rating, Deviation and Volatility.
+	Before, After RatingState
+	// Outcome (win, loss or draw) counts the game in the bot's record.
+	Outcome string
+}
+
+// RatingApply records a rated match's changes: one rating event per bot and
+// the new current ratings. Call it after RatingsLock in the transaction
+// that records the match; rating_events' (match, bot) uniqueness refuses a
+// second application.
+func (s *Store) RatingApply(ctx context.Context, matchID int64, ladder string, changes []RatingChange) error {
+	sorted := slices.Clone(changes)
+	slices.SortFunc(sorted, func(a, b RatingChange) int { return cmp.Compare(a.BotID, b.BotID) })
+	return s.InTx(ctx, func(_ pgx.Tx, st *Store) error {
+		for _, c := range sorted {
+			if _, err := st.db.Exec(ctx, `
+				INSERT INTO rating_events (match_id, bot_id, ladder, rating_before, deviation_before, volatility_before,
+				                           rating_after, deviation_after, volatility_after)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+				matchID, c.BotID, ladder, c.Before.Rating, c.Before.Deviation, c.Before.Volatility,
+				c.After.Rating, c.After.Deviation, c.After.Volatility); err != nil {
+				return fmt.Errorf("store: rating event of bot %d in match %d: %w", c.BotID, matchID, interpretError(err))
+			}
+			tag, err := st.db.Exec(ctx, `
+				UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, games = games + 1,
+				       wins = wins + ($6 = 'win')::int, losses = losses + ($6 = 'loss')::int,
+				       draws = draws + ($6 = 'draw')::int, last_game_at = now()
+				WHERE bot_id = $1 AND ladder = $2`,
+				c.BotID, ladder, c.After.Rating, c.After.Deviation, c.After.Volatility, c.Outcome)
+			if err != nil {
+				return fmt.Errorf("store: rating of bot %d: %w", c.BotID, err)
+			}
+			if tag.RowsAffected() != 1 {
+				return fmt.Errorf("store: rating of bot %d on %s: %w (lock it first)", c.BotID, ladder, ErrNotFound)
+			}
+		}
+		return nil
+	})
+}
+
+// RatingGet returns a bot's rating on a ladder.
+func (s *Store) RatingGet(ctx context.Context, botID int64, ladder string) (*RatingState, error) {
+	rows, err := s.db.Query(ctx, ratingSelect+` WHERE bot_id = $1 AND ladder = $2`, botID, ladder)
+	if err != nil {
+		return nil, fmt.Errorf("store: rating of bot %d: %w", botID, err)
+	}
+	r, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByPos[RatingState])
+	if err != nil {
+		return nil, fmt.Errorf("store: rating of bot %d: %w", botID, interpretError(err))
+	}
+	return &r, nil
+}
+
+// RatingListAll returns every rating, by ladder and bot.
+func (s *Store) RatingListAll(ctx context.Context) ([]RatingState, error) {
+	rows, err := s.db.Query(ctx, ratingSelect+` ORDER BY ladder, bot_id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: list ratings: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[RatingState])
+	if err != nil {
+		return nil, fmt.Errorf("store: list ratings: %w", err)
+	}
+	return out, nil
+}
+
+// RatedMatch is one rated match as history replays it.
+type RatedMatch struct {
+	MatchID int64
+	Ladder  string
+	Players []RatedPlayer
+}
+
+// RatedPlayer is one seat of a rated match.
+type RatedPlayer struct {
+	BotID   int64
+	Rank    int
+	Outcome string
+}
+
+// RatedMatchHistory calls fn for every rated match in the order its
+// ratings were applied (the order of its first rating event), streaming so
+// a million matches need no memory to speak of.
+func (s *Store) RatedMatchHistory(ctx context.Context, fn func(RatedMatch) error) error {
+	rows, err := s.db.Query(ctx, `
+		WITH applied AS (
+			SELECT match_id, min(ladder) AS ladder, min(id) AS first_event FROM rating_events GROUP BY match_id)
+		SELECT a.match_id, a.ladder, p.bot_id, p.rank, p.outcome
+		FROM applied a
+		JOIN match_players p ON p.match_id = a.match_id
+		JOIN rating_events e ON e.match_id = a.match_id AND e.bot_id = p.bot_id
+		ORDER BY a.first_event, p.seat`)
+	if err != nil {
+		return fmt.Errorf("store: rated match history: %w", err)
+	}
+	defer rows.Close()
+	var cur RatedMatch
+	for rows.Next() {
+		var id int64
+		var ladder string
+		var p RatedPlayer
+		if err := rows.Scan(&id, &ladder, &p.BotID, &p.Rank, &p.Outcome); err != nil {
+			return fmt.Errorf("store: rated match history: %w", err)
+		}
+		if id != cur.MatchID && cur.MatchID != 0 {
+			if err := fn(cur); err != nil {
+				return err
+			}
+			cur = RatedMatch{}
+		}
+		cur.MatchID, cur.Ladder = id, ladder
+		cur.Players = append(cur.Players, p)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: rated match history: %w", err)
+	}
+	if cur.MatchID != 0 {
+		return fn(cur)
+	}
+	return nil
+}
+
+// RatingReplace overwrites a bot's current rating and record, for the
+// recomputation from history.
+func (s *Store) RatingReplace(ctx context.Context, r RatingState) error {
+	_, err := s.db.Exec(ctx, `
+		INSERT INTO ratings (bot_id, ladder, rating, deviation, volatility, games, wins, losses, draws, last_game_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+		ON CONFLICT (bot_id, ladder) DO UPDATE SET rating = $3, deviation = $4, volatility = $5, games = $6,
+		       wins = $7, losses = $8, draws = $9, last_game_at = coalesce($10, ratings.last_game_at)`,
+		r.BotID, r.Ladder, r.Rating, r.Deviation, r.Volatility, r.Games, r.Wins, r.Losses, r.Draws, r.LastGameAt)
+	if err != nil {
+		return fmt.Errorf("store: replace rating of bot %d: %w", r.BotID, err)
+	}
+	return nil
+}

@@ -1,0 +1,10 @@
+DROP TABLE IF EXISTS platform_settings;
+DROP TABLE IF EXISTS worker_heartbeats;
+DROP TABLE IF EXISTS audit_log;
+DROP TABLE IF EXISTS battle_games;
+DROP TABLE IF EXISTS battle_entries;
+DROP TABLE IF EXISTS battles;
+DROP TABLE IF EXISTS challenges;
+DROP TABLE IF EXISTS clan_members;
+DROP TABLE IF EXISTS clans;
+ALTER TABLE users DROP COLUMN IF EXISTS auto_accept_challenges;
