@@ -1,0 +1,141 @@
+// Package build turns an uploaded bot folder into one ready to play: it
+// installs dependencies and compiles, per the manifest's BotType, with every
+// command in the sandbox. Only the dependency step may use the network.
+// What the commands print is the build log, shown to the bot's owner.
+package build
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/broadside/broadside/internal/botexec"
+	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/sandbox"
+)
+
+// Builder builds bot folders.
+type Builder struct {
+	// Runner runs the build commands: a sandbox.Bwrap on the platform.
+	Runner sandbox.Runner
+	// Limits bound each command; zero fields take Runner's defaults.
+	Limits sandbox.Limits
+	// Runtimes finds language runtimes for the final launch check.
+	Runtimes *botexec.Runtimes
+}
+
+// DefaultLimits bound one build command: generous for compilers and
+// package managers, small enough that a hostile build cannot hurt the host.
+func DefaultLimits() sandbox.Limits {
+	return sandbox.Limits{
+		WallTime:      10 * time.Minute,
+		CPUTime:       10 * time.Minute,
+		MemoryBytes:   2 << 30,
+		Processes:     512,
+		FileSizeBytes: 512 << 20,
+		OpenFiles:     4096,
+		OutputBytes:   256 << 10,
+	}
+}
+
+// New returns a Builder on runner with DefaultLimits.
+func New(runner sandbox.Runner) *Builder {
+	return &Builder{Runner: runner, Limits: DefaultLimits(), Runtimes: botexec.NewRuntimes()}
+}
+
+// Result is the outcome of a build.
+type Result struct {
+	// OK says the bot is ready to play.
+	OK bool
+	// Log is every command with its output, and the reason of a failure.
+	Log string
+}
+
+// step is one command of a build.
+type step struct {
+	args    []string
+	network bool
+	env     []string
+	// optional steps may fail without failing the build.
+	optional bool
+}
+
+// Build builds the bot in dir (absolute, writable) described by m. The
+// returned error is for the platform's own failures (the sandbox could not
+// start, the context ended); a bot that does not build is a Result with OK
+// false and the reason in its Log.
+func (b *Builder) Build(ctx context.Context, dir string, m botmeta.Manifest) (Result, error) {
+	var log strings.Builder
+	fail := func(format string, args ...any) (Result, error) {
+		fmt.Fprintf(&log, "\nBuild failed: %s\n", fmt.Sprintf(format, args...))
+		return Result{Log: log.String()}, nil
+	}
+	work := dir
+	if m.ProjectLocation != "" {
+		work = filepath.Join(dir, filepath.FromSlash(m.ProjectLocation))
+		if st, err := os.Stat(work); err != nil || !st.IsDir() {
+			return fail("ProjectLocation %q is not a folder of the bot.", m.ProjectLocation)
+		}
+	}
+	steps, err := b.plan(work, m)
+	if err != nil {
+		return fail("%v", err)
+	}
+	fmt.Fprintf(&log, "Building %s bot (BotType %s, RunFile %s)\n", m.Game, m.BotType, m.RunFile)
+	for _, s := range steps {
+		fmt.Fprintf(&log, "\n$ %s\n", strings.Join(s.args, " "))
+		res, err := b.Runner.Run(ctx, sandbox.Cmd{
+			Args:    s.args,
+			Dir:     work,
+			Env:     s.env,
+			Mounts:  []sandbox.Mount{{Source: dir, Writable: true}},
+			Network: s.network,
+			Limits:  b.Limits,
+		})
+		if ctx.Err() != nil {
+			return Result{}, fmt.Errorf("build: %w", ctx.Err())
+		}
+		if err != nil {
+			// Programs were found before: a command that cannot start is
+			// the sandbox's failure, retried later, not the bot's.
+			return Result{}, fmt.Errorf("build: run %s: %w", filepath.Base(s.args[0]), err)
+		}
+		log.Write(res.Stdout)
+		log.Write(res.Stderr)
+		if res.Truncated {
+			log.WriteString("\n(output truncated)\n")
+		}
+		if why := failure(res); why != "" {
+			if s.optional {
+				fmt.Fprintf(&log, "(ignored: %s)\n", why)
+				continue
+			}
+			return fail("%s %s.", s.args[0], why)
+		}
+	}
+	// The same check the match runner makes: the bot can be launched.
+	if _, err := botexec.Command(b.Runtimes, m, dir); err != nil {
+		return fail("%v", err)
+	}
+	log.WriteString("\nBuild succeeded.\n")
+	return Result{OK: true, Log: log.String()}, nil
+}
+
+func failure(res sandbox.Result) string {
+	switch {
+	case res.TimedOut:
+		return fmt.Sprintf("was stopped after %s", res.Wall.Round(time.Second))
+	case res.CPUExceeded:
+		return "used too much CPU time"
+	case res.MemoryExceeded:
+		return "ran out of memory"
+	case res.Signal != "":
+		return "was killed by " + res.Signal
+	case res.ExitCode != 0:
+		return fmt.Sprintf("exited with status %d", res.ExitCode)
+	}
+	return ""
+}

@@ -1,0 +1,209 @@
+package build
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/broadside/broadside/internal/botmeta"
+)
+
+// plan lists the commands that build the bot in work, by BotType and by the
+// build files present. Programs are resolved first, so a runtime missing
+// on the platform is a clear build failure.
+func (b *Builder) plan(work string, m botmeta.Manifest) ([]step, error) {
+	has := func(name string) bool {
+		_, err := os.Stat(filepath.Join(work, name))
+		return err == nil
+	}
+	find := func(programs ...string) (string, error) {
+		return b.Runtimes.Find(m.BotType.String(), programs...)
+	}
+	runFile := filepath.FromSlash(m.RunFile)
+	switch m.BotType {
+	case botmeta.Python3, botmeta.Python2:
+		py, err := find(map[botmeta.BotType]string{botmeta.Python3: "python3", botmeta.Python2: "python2"}[m.BotType])
+		if err != nil {
+			return nil, err
+		}
+		var steps []step
+		if has("requirements.txt") {
+			// Into the bot folder itself: it is the script's folder, first on
+			// sys.path, so imports work without any setting.
+			steps = append(steps, step{args: []string{py, "-m", "pip", "install", "--no-cache-dir",
+				"--disable-pip-version-check", "--no-input", "--target", ".", "-r", "requirements.txt"}, network: true})
+		}
+		return append(steps, step{args: []string{py, "-m", "py_compile", runFile}}), nil
+
+	case botmeta.JavaScript:
+		node, err := find("node", "nodejs")
+		if err != nil {
+			return nil, err
+		}
+		var steps []step
+		if has("package.json") {
+			npm, err := find("npm")
+			if err != nil {
+				return nil, err
+			}
+			steps = append(steps, step{args: []string{npm, "install", "--omit=dev", "--no-audit", "--no-fund",
+				"--cache", "/tmp/npm-cache"}, network: true})
+		}
+		return append(steps, step{args: []string{node, "--check", runFile}}), nil
+
+	case botmeta.Java, botmeta.Scala:
+		switch {
+		case has("pom.xml"):
+			mvn, err := find("mvn")
+			if err != nil {
+				return nil, err
+			}
+			return []step{{args: []string{mvn, "-B", "-q", "-Dmaven.repo.local=.m2", "-DskipTests", "package"}, network: true}}, nil
+		case has("Makefile") || has("makefile"):
+			return b.makeSteps()
+		}
+		return b.javaSources(work, m)
+
+	case botmeta.CPlusPlus:
+		switch {
+		case has("Makefile") || has("makefile"):
+			return b.makeSteps()
+		case has("CMakeLists.txt"):
+			cmake, err := find("cmake")
+			if err != nil {
+				return nil, err
+			}
+			return []step{
+				{args: []string{cmake, "-S", ".", "-B", "build", "-DCMAKE_BUILD_TYPE=Release"}},
+				{args: []string{cmake, "--build", "build", "--parallel", "2"}},
+				// The RunFile is usually the target's name in build/.
+				{args: []string{"/bin/sh", "-c", fmt.Sprintf("test -e %[1]s || cp build/%[2]s %[1]s", shellQuote(m.RunFile), shellQuote(path.Base(m.RunFile)))}},
+			}, nil
+		}
+		gpp, err := find("g++", "clang++")
+		if err != nil {
+			return nil, err
+		}
+		srcs := sources(work, ".cpp", ".cc", ".cxx")
+		if len(srcs) == 0 {
+			return nil, fmt.Errorf("no Makefile, CMakeLists.txt or .cpp sources to build %s from", m.RunFile)
+		}
+		return []step{{args: append([]string{gpp, "-std=c++17", "-O2", "-o", runFile}, srcs...)}}, nil
+
+	case botmeta.Golang:
+		gobin, err := find("go")
+		if err != nil {
+			return nil, err
+		}
+		// Caches in the bot folder (the sandbox's /tmp is small), removed
+		// after the build so the artifact stays lean.
+		env := []string{"GOCACHE=" + filepath.Join(work, ".gocache"), "GOPATH=" + filepath.Join(work, ".gopath"),
+			"GOFLAGS=-buildvcs=false -modcacherw", "GOTOOLCHAIN=local", "CGO_ENABLED=0"}
+		var steps []step
+		if !has("go.mod") {
+			steps = append(steps, step{args: []string{gobin, "mod", "init", "bot"}, env: env})
+		}
+		return append(steps,
+			step{args: []string{gobin, "mod", "download"}, env: env, network: true},
+			step{args: []string{gobin, "build", "-o", runFile, "."}, env: env},
+			step{args: []string{"/bin/rm", "-rf", ".gocache", ".gopath"}},
+		), nil
+
+	case botmeta.Executable:
+		return []step{{args: []string{"/bin/chmod", "+x", runFile}}}, nil
+	}
+	// Nothing to build (Julia, prebuilt .NET, Rust binaries): the launch
+	// check at the end says whether the bot can run.
+	return nil, nil
+}
+
+func (b *Builder) makeSteps() ([]step, error) {
+	mk, err := b.Runtimes.Find("make", "make")
+	if err != nil {
+		return nil, err
+	}
+	return []step{{args: []string{mk, "-j2"}}}, nil
+}
+
+var (
+	javaPackage = regexp.MustCompile(`(?m)^\s*package\s+([\w.]+)\s*;`)
+	javaMain    = regexp.MustCompile(`public\s+static\s+void\s+main\s*\(`)
+)
+
+// javaSources compiles plain .java sources into the RunFile jar, with the
+// class holding main as its entry point.
+func (b *Builder) javaSources(work string, m botmeta.Manifest) ([]step, error) {
+	if !strings.HasSuffix(strings.ToLower(m.RunFile), ".jar") {
+		return nil, fmt.Errorf("RunFile %s of a Java bot must be a .jar", m.RunFile)
+	}
+	srcs := sources(work, ".java")
+	if len(srcs) == 0 {
+		if _, err := os.Stat(filepath.Join(work, filepath.FromSlash(m.RunFile))); err == nil {
+			return nil, nil // a prebuilt jar
+		}
+		return nil, fmt.Errorf("no pom.xml, Makefile or .java sources to build %s from", m.RunFile)
+	}
+	var mainClass string
+	for _, s := range srcs {
+		data, err := os.ReadFile(filepath.Join(work, s))
+		if err != nil || !javaMain.Match(data) {
+			continue
+		}
+		cls := strings.TrimSuffix(filepath.Base(s), ".java")
+		if pm := javaPackage.FindSubmatch(data); pm != nil {
+			cls = string(pm[1]) + "." + cls
+		}
+		mainClass = cls
+		break
+	}
+	if mainClass == "" {
+		return nil, fmt.Errorf("no class with a main method among the .java sources")
+	}
+	javac, err := b.Runtimes.Find("Java", "javac")
+	if err != nil {
+		return nil, err
+	}
+	jar, err := b.Runtimes.Find("Java", "jar")
+	if err != nil {
+		return nil, err
+	}
+	runFile := filepath.FromSlash(m.RunFile)
+	classes := filepath.Join(filepath.Dir(runFile), "classes")
+	return []step{
+		{args: []string{"/bin/mkdir", "-p", classes}},
+		{args: append([]string{javac, "-encoding", "UTF-8", "-d", classes}, srcs...)},
+		{args: []string{jar, "cfe", runFile, mainClass, "-C", classes, "."}},
+	}, nil
+}
+
+// sources lists files under work with one of the extensions, relative and
+// sorted, skipping hidden and dependency folders.
+func sources(work string, exts ...string) []string {
+	var out []string
+	filepath.WalkDir(work, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() && p != work && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "build" || name == "target") {
+			return filepath.SkipDir
+		}
+		for _, e := range exts {
+			if !d.IsDir() && strings.HasSuffix(name, e) {
+				rel, _ := filepath.Rel(work, p)
+				out = append(out, rel)
+			}
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
