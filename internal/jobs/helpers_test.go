@@ -1,0 +1,196 @@
+package jobs_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/broadside/broadside/internal/blob"
+	"github.com/broadside/broadside/internal/botzip"
+	"github.com/broadside/broadside/internal/jobs"
+	"github.com/broadside/broadside/internal/store"
+)
+
+// zipDir zips a bot folder as a contestant would, plus extra files.
+func zipDir(t testing.TB, dir string, extra map[string]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		w, err := zw.Create(filepath.ToSlash(rel))
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range extra {
+		w, _ := zw.Create(name)
+		w.Write([]byte(body))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// env is one test's platform: a database of its own, a bucket, a client.
+type env struct {
+	ctx    context.Context
+	pool   *pgxpool.Pool
+	st     *store.Store
+	bucket *blob.Bucket
+	client *jobs.Client
+	owner  int64
+}
+
+func newEnv(t *testing.T, pool *pgxpool.Pool, bucketDir string) *env {
+	t.Helper()
+	ctx := context.Background()
+	b, err := blob.Open(ctx, bucketDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	c, err := jobs.NewClient(pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{ctx: ctx, pool: pool, st: store.New(pool), bucket: b, client: c}
+	if err := pool.QueryRow(ctx, `INSERT INTO users (username, password_hash) VALUES ('owner', 'x') RETURNING id`).Scan(&e.owner); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// upload does what the portal does with an upload: check the zip, store
+// it, record the version and queue its build, all or nothing.
+func (e *env) upload(t *testing.T, name string, data []byte) int64 {
+	t.Helper()
+	m, err := botzip.Inspect(bytes.NewReader(data), int64(len(data)), botzip.DefaultLimits())
+	if err != nil {
+		t.Fatalf("upload %s: %v", name, err)
+	}
+	sum := sha256.Sum256(data)
+	manifest, _ := json.Marshal(m)
+	var versionID int64
+	err = pgx.BeginFunc(e.ctx, e.pool, func(tx pgx.Tx) error {
+		res, err := store.NewTx(tx).UploadRecord(e.ctx, store.UploadParams{
+			OwnerID: e.owner, Name: name, Game: m.Game, Language: m.BotType.String(), BotType: m.BotType.String(),
+			Manifest: manifest, SourceSHA256: hex.EncodeToString(sum[:]), SourceSize: int64(len(data)),
+			SourceKey: blob.SourceKey,
+		})
+		if err != nil {
+			return err
+		}
+		versionID = res.VersionID
+		if err := blob.Put(e.ctx, e.bucket, res.SourceKey, bytes.NewReader(data), "application/zip"); err != nil {
+			return err
+		}
+		return e.client.EnqueueBuildTx(e.ctx, tx, res.VersionID)
+	})
+	if err != nil {
+		t.Fatalf("upload %s: %v", name, err)
+	}
+	return versionID
+}
+
+// waitBuilt waits for a version's build to end and returns it.
+func (e *env) waitBuilt(t *testing.T, versionID int64, within time.Duration) *store.BotVersion {
+	t.Helper()
+	var v *store.BotVersion
+	e.waitFor(t, within, fmt.Sprintf("build of version %d", versionID), func() bool {
+		var err error
+		v, err = e.st.BotVersionGetByID(e.ctx, versionID)
+		return err == nil && (v.BuildStatus == store.BuildOK || v.BuildStatus == store.BuildFailed)
+	})
+	return v
+}
+
+// createMatch records a ranked Entelect match on the small map between
+// bots' current versions and queues it, as the ladder does.
+func (e *env) createMatch(t *testing.T, seed int64, botIDs ...int64) int64 {
+	t.Helper()
+	return e.createGameMatch(t, "entelect", 1, seed, botIDs...)
+}
+
+// createGameMatch records a ranked ladder match of the given game and map
+// size (0: the game's default) between bots' current versions and queues it.
+func (e *env) createGameMatch(t *testing.T, game string, mapSize int, seed int64, botIDs ...int64) int64 {
+	t.Helper()
+	p := store.MatchCreateParams{Game: game, MapSize: mapSize, Seed: seed, Kind: "ladder", Ranked: true}
+	for _, id := range botIDs {
+		b, err := e.st.BotGetByID(e.ctx, id)
+		if err != nil || b.CurrentVersionID == nil {
+			t.Fatalf("bot %d not ready: %v", id, err)
+		}
+		p.Players = append(p.Players, store.MatchPlayerParams{BotID: id, BotVersionID: *b.CurrentVersionID})
+	}
+	var id int64
+	err := e.st.InTx(e.ctx, func(tx pgx.Tx, st *store.Store) error {
+		m, err := st.MatchCreate(e.ctx, p)
+		if err != nil {
+			return err
+		}
+		id = m.ID
+		return e.client.EnqueueMatchTx(e.ctx, tx, m.ID)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func (e *env) waitMatch(t *testing.T, id int64, within time.Duration) *store.MatchRow {
+	t.Helper()
+	var m *store.MatchRow
+	e.waitFor(t, within, fmt.Sprintf("match %d", id), func() bool {
+		var err error
+		m, err = e.st.MatchDetailGet(e.ctx, id)
+		return err == nil && (m.Status == store.MatchFinished || m.Status == store.MatchFailed)
+	})
+	return m
+}
+
+func (e *env) waitFor(t *testing.T, within time.Duration, what string, done func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !done() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", within, what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func (e *env) count(t *testing.T, sql string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := e.pool.QueryRow(e.ctx, sql, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

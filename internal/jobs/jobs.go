@@ -1,0 +1,108 @@
+// Package jobs holds the platform's background work on River: building a
+// bot version and playing a match. Jobs are inserted in the transaction
+// that records what they work on (EnqueueBuildTx, EnqueueMatchTx), and a
+// job's outcome lands in one transaction with its completion, so a retried
+// or duplicated job never records anything twice.
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+)
+
+// Queue names: builds and matches have their own so a burst of uploads
+// never starves the ladder, and the other way round.
+const (
+	QueueBuild = "build"
+	QueueMatch = "match"
+)
+
+// BuildArgs asks for one bot version to be built.
+type BuildArgs struct {
+	VersionID int64 `json:"version_id"`
+}
+
+// Kind is the stable job kind stored in river_job.
+func (BuildArgs) Kind() string { return "build" }
+
+// InsertOpts puts builds on their queue; one pending build per version.
+func (BuildArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueBuild, MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// MatchArgs asks for one match to be played.
+type MatchArgs struct {
+	MatchID int64 `json:"match_id"`
+}
+
+// Kind is the stable job kind stored in river_job.
+func (MatchArgs) Kind() string { return "match" }
+
+// InsertOpts puts matches on their queue; one pending job per match.
+func (MatchArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueMatch, MaxAttempts: 5, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// Client inserts jobs. The portal holds one; it runs no jobs.
+type Client struct {
+	river *river.Client[pgx.Tx]
+}
+
+// NewClient returns an insert-only client on pool.
+func NewClient(pool *pgxpool.Pool) (*Client, error) {
+	rc, err := river.NewClient(riverpgxv5.New(pool), &river.Config{})
+	if err != nil {
+		return nil, fmt.Errorf("jobs: new client: %w", err)
+	}
+	return &Client{river: rc}, nil
+}
+
+// EnqueueBuildTx queues the build of a bot version inside tx, so the job
+// exists exactly when the version does.
+func (c *Client) EnqueueBuildTx(ctx context.Context, tx pgx.Tx, versionID int64) error {
+	if _, err := c.river.InsertTx(ctx, tx, BuildArgs{VersionID: versionID}, nil); err != nil {
+		return fmt.Errorf("jobs: enqueue build of version %d: %w", versionID, err)
+	}
+	return nil
+}
+
+// EnqueueMatchTx queues a match inside tx, so the job exists exactly when
+// the match does.
+func (c *Client) EnqueueMatchTx(ctx context.Context, tx pgx.Tx, matchID int64) error {
+	if _, err := c.river.InsertTx(ctx, tx, MatchArgs{MatchID: matchID}, nil); err != nil {
+		return fmt.Errorf("jobs: enqueue match %d: %w", matchID, err)
+	}
+	return nil
+}
+
+// Timeouts of the job kinds. A job running longer is canceled and retried;
+// River rescues a job left running by a dead worker after RescueAfter.
+type Timeouts struct {
+	Build time.Duration
+	Match time.Duration
+	// RescueAfter must exceed both; zero means the longer one plus a minute.
+	RescueAfter time.Duration
+}
+
+// DefaultTimeouts suit real builds (dependency installs) and the longest
+// Entelect match (a 14x14 map with slow bots).
+func DefaultTimeouts() Timeouts {
+	return Timeouts{Build: 20 * time.Minute, Match: 30 * time.Minute}
+}
+
+func (t Timeouts) rescueAfter() time.Duration {
+	if t.RescueAfter > 0 {
+		return t.RescueAfter
+	}
+	return max(t.Build, t.Match) + time.Minute
+}
+
+// River returns the underlying River client, for operations beyond
+// enqueueing (admin tools, tests).
+func (c *Client) River() *river.Client[pgx.Tx] { return c.river }

@@ -1,0 +1,148 @@
+package jobs_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/broadside/broadside/internal/testdb"
+)
+
+// syncBuffer collects a process's output while it runs.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// startWorkerProcess runs the real worker binary on the test's database.
+func startWorkerProcess(t *testing.T, bin, dbURL, blobDir string) (*exec.Cmd, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(bin)
+	out := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.Env = append(os.Environ(),
+		"DATABASE_URL="+dbURL, "BLOB_URL="+blobDir, "SANDBOX=auto", "LOG_LEVEL=debug",
+		"WORKER_CONCURRENCY=1", "WORKER_BUILD_CONCURRENCY=1", "WORK_DIR="+t.TempDir(),
+		// Short limits so River rescues the killed worker's job quickly.
+		"WORKER_MATCH_TIMEOUT=60s", "WORKER_BUILD_TIMEOUT=60s", "WORKER_RESCUE_AFTER=65s",
+		"WORKER_SHUTDOWN_GRACE=20s")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+		if t.Failed() {
+			t.Logf("worker %d output:\n%s", cmd.Process.Pid, out.String())
+		}
+	})
+	return cmd, out
+}
+
+// TestKillWorkerMidMatch kills a real worker process while it plays a
+// ranked match: River rescues the job, another worker plays the match
+// again from the start, and it is recorded and rated exactly once.
+func TestKillWorkerMidMatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs worker processes for about two minutes")
+	}
+	bin := filepath.Join(t.TempDir(), "worker")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/broadside/broadside/cmd/worker").CombinedOutput(); err != nil {
+		t.Fatalf("build worker: %v\n%s", err, out)
+	}
+	dbURL := testdb.URL(t)
+	pool, err := pgxpool.New(t.Context(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	blobDir := t.TempDir()
+	e := newEnv(t, pool, blobDir)
+
+	// Python starters: a match of theirs lasts several seconds, a fresh
+	// interpreter every turn.
+	a := e.upload(t, "PyA", zipDir(t, "../../bots/entelect-python3", nil))
+	b := e.upload(t, "PyB", zipDir(t, "../../bots/entelect-python3", nil))
+
+	first, _ := startWorkerProcess(t, bin, dbURL, blobDir)
+	for _, v := range []int64{a, b} {
+		if got := e.waitBuilt(t, v, 2*time.Minute); got.BuildStatus != "ok" {
+			t.Fatalf("build: %s\n%s", got.BuildStatus, got.BuildLog)
+		}
+	}
+	va, _ := e.st.BotVersionGetByID(e.ctx, a)
+	vb, _ := e.st.BotVersionGetByID(e.ctx, b)
+	matchID := e.createMatch(t, 99, va.BotID, vb.BotID)
+
+	e.waitFor(t, time.Minute, "the match to start", func() bool {
+		return e.count(t, `SELECT count(*) FROM matches WHERE id = $1 AND status = 'running'`, matchID) == 1
+	})
+	time.Sleep(2 * time.Second) // well into the match
+	if n := e.count(t, `SELECT count(*) FROM matches WHERE id = $1 AND status = 'running'`, matchID); n != 1 {
+		t.Fatal("the match ended before the kill")
+	}
+	if err := first.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	first.Wait()
+
+	second, out := startWorkerProcess(t, bin, dbURL, blobDir)
+	m := e.waitMatch(t, matchID, 4*time.Minute)
+	if m.Status != "finished" {
+		t.Fatalf("match %s: %s", m.Status, m.Error)
+	}
+	var attempt int
+	e.pool.QueryRow(e.ctx, `SELECT attempt FROM matches WHERE id = $1`, matchID).Scan(&attempt)
+	if attempt != 2 {
+		t.Errorf("match played %d times, want 2 (killed, then replayed)", attempt)
+	}
+	if n := e.count(t, `SELECT count(*) FROM rating_events WHERE match_id = $1`, matchID); n != 2 {
+		t.Errorf("%d rating events, want 2", n)
+	}
+	if n := e.count(t, `SELECT count(*) FROM ratings WHERE games = 1`); n != 2 {
+		t.Errorf("%d bots rated once, want 2", n)
+	}
+	if n := e.count(t, `SELECT count(*) FROM river_job WHERE kind = 'match' AND state = 'completed' AND attempt = 2`); n != 1 {
+		t.Errorf("match job not completed on its second attempt")
+	}
+
+	// SIGTERM: the idle worker stops cleanly.
+	if err := second.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- second.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("worker exit after SIGTERM: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("worker did not stop within 30 s of SIGTERM")
+	}
+	if !strings.Contains(out.String(), "worker stopped") {
+		t.Errorf("no clean stop in the log")
+	}
+}

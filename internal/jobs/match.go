@@ -1,0 +1,196 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/broadside/broadside/internal/blob"
+	"github.com/broadside/broadside/internal/build"
+	"github.com/broadside/broadside/internal/game"
+	"github.com/broadside/broadside/internal/store"
+)
+
+// MatchWorker plays one match: load its seats' built versions, unpack them,
+// play in the sandbox, store the replay, then record the result, the
+// ratings and the job's completion in one transaction.
+type MatchWorker struct {
+	river.WorkerDefaults[MatchArgs]
+	deps Deps
+	seat *seatRunners
+}
+
+// Timeout bounds one attempt at a match.
+func (w *MatchWorker) Timeout(*river.Job[MatchArgs]) time.Duration { return w.deps.Timeouts.Match }
+
+// errPermanent marks a match that can never be played (a seat without a
+// built version, an unknown game): it is failed at once, not retried.
+type errPermanent struct{ msg string }
+
+func (e *errPermanent) Error() string { return e.msg }
+
+// Work runs the match job.
+func (w *MatchWorker) Work(ctx context.Context, job *river.Job[MatchArgs]) error {
+	start := time.Now()
+	id := job.Args.MatchID
+	log := w.deps.Logger.With("job_id", job.ID, "match_id", id, "attempt", job.Attempt)
+	st := store.New(w.deps.Pool)
+
+	attempt, err := st.MatchStart(ctx, id)
+	switch {
+	case errors.Is(err, store.ErrMatchDone):
+		log.Info("match: already ended, nothing to do")
+		return w.complete(ctx, job)
+	case errors.Is(err, store.ErrNotFound):
+		log.Warn("match: gone, nothing to do")
+		return nil
+	case err != nil:
+		return err
+	}
+	log = log.With("match_attempt", attempt)
+	res, err := w.play(ctx, id, log)
+	var perm *errPermanent
+	if errors.As(err, &perm) || (err != nil && job.Attempt >= job.MaxAttempts && ctx.Err() == nil) {
+		msg := err.Error()
+		if perm == nil {
+			msg = "The match could not be played because of a platform problem; it will not be retried."
+		}
+		log.Warn("match: failed", "err", err)
+		w.deps.Metrics.jobDone("match", "failed", time.Since(start))
+		return w.fail(ctx, job, msg)
+	}
+	if err != nil {
+		w.deps.Metrics.jobDone("match", "error", time.Since(start))
+		return fmt.Errorf("play match %d: %w", id, err)
+	}
+	err = pgx.BeginFunc(ctx, w.deps.Pool, func(tx pgx.Tx) error {
+		if err := recordResult(ctx, store.NewTx(tx), res); err != nil {
+			return err
+		}
+		_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
+		return err
+	})
+	if errors.Is(err, store.ErrMatchDone) {
+		// Another attempt recorded it first (a duplicate after a rescue).
+		log.Info("match: result already recorded by another attempt")
+		return w.complete(ctx, job)
+	}
+	if err != nil {
+		return fmt.Errorf("record match %d: %w", id, err)
+	}
+	w.deps.Metrics.jobDone("match", "finished", time.Since(start))
+	log.Info("match: finished", "rounds", res.summary.Rounds, "duration", time.Since(start).Round(time.Millisecond))
+	if w.deps.AfterMatch != nil {
+		w.deps.AfterMatch(ctx, id)
+	}
+	return nil
+}
+
+// complete marks the job done without recording anything.
+func (w *MatchWorker) complete(ctx context.Context, job *river.Job[MatchArgs]) error {
+	return pgx.BeginFunc(ctx, w.deps.Pool, func(tx pgx.Tx) error {
+		_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
+		return err
+	})
+}
+
+// fail records the match as failed and completes the job, together.
+func (w *MatchWorker) fail(ctx context.Context, job *river.Job[MatchArgs], msg string) error {
+	return pgx.BeginFunc(ctx, w.deps.Pool, func(tx pgx.Tx) error {
+		err := store.NewTx(tx).MatchFail(ctx, job.Args.MatchID, msg)
+		if err != nil && !errors.Is(err, store.ErrMatchDone) {
+			return err
+		}
+		_, err = river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
+		return err
+	})
+}
+
+// played is a match played to its end, ready to record.
+type played struct {
+	match   *store.MatchRow
+	summary *game.Summary
+	replay  string // blob key
+}
+
+// play runs the named steps of a match in a private folder removed after.
+func (w *MatchWorker) play(ctx context.Context, id int64, log *slog.Logger) (*played, error) {
+	st := store.New(w.deps.Pool)
+	m, err := st.MatchDetailGet(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	seats, err := st.MatchSeats(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := w.deps.Games.Get(m.Game)
+	if err != nil {
+		return nil, &errPermanent{fmt.Sprintf("This platform does not host the game %q.", m.Game)}
+	}
+	for _, s := range seats {
+		if s.BuildStatus != store.BuildOK || s.ArtifactKey == "" {
+			return nil, &errPermanent{fmt.Sprintf("%s has no successfully built version to play.", s.BotName)}
+		}
+	}
+	tmp, err := os.MkdirTemp(w.deps.WorkDir, fmt.Sprintf("match-%d-", id))
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+
+	dirs, err := w.fetchBots(ctx, seats, tmp)
+	if err != nil {
+		return nil, err
+	}
+	replayDir := filepath.Join(tmp, "replay")
+	sum, err := w.seat.play(ctx, rs, dirs, game.Options{
+		Seed:       m.Seed,
+		Size:       m.MapSize,
+		ReplayDir:  replayDir,
+		Tournament: true,
+		Logger:     log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	key := blob.ReplayKey(id)
+	if err := storeReplay(ctx, w.deps.Bucket, replayDir, filepath.Join(tmp, "replay.zip"), key); err != nil {
+		return nil, err
+	}
+	return &played{match: m, summary: sum, replay: key}, nil
+}
+
+// fetchBots unpacks each seat's built artifact into its own folder.
+func (w *MatchWorker) fetchBots(ctx context.Context, seats []store.MatchSeat, tmp string) ([]string, error) {
+	dirs := make([]string, len(seats))
+	for i, s := range seats {
+		r, err := blob.Get(ctx, w.deps.Bucket, s.ArtifactKey)
+		if errors.Is(err, blob.ErrNotFound) {
+			return nil, &errPermanent{fmt.Sprintf("The built files of %s are missing; rebuild it by uploading again.", s.BotName)}
+		} else if err != nil {
+			return nil, err
+		}
+		dirs[i] = filepath.Join(tmp, fmt.Sprintf("seat-%d", i))
+		err = build.Unpack(r, dirs[i])
+		r.Close()
+		if err != nil {
+			return nil, fmt.Errorf("seat %d (%s): %w", i, s.BotName, err)
+		}
+	}
+	return dirs, nil
+}
+
+// summaryJSON is the stored summary: the --json form, logs left out.
+func summaryJSON(s *game.Summary) (json.RawMessage, error) {
+	return json.Marshal(s)
+}

@@ -1,0 +1,192 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+
+	"github.com/broadside/broadside/internal/competition"
+	"github.com/broadside/broadside/internal/store"
+)
+
+// QueueCompetition runs the competition's periodic work: starting and
+// advancing battles, and the ladder's matchmaking.
+const QueueCompetition = "competition"
+
+// BattleTickArgs asks for due battles to start and running ones to advance.
+type BattleTickArgs struct{}
+
+// Kind is the stable job kind stored in river_job.
+func (BattleTickArgs) Kind() string { return "battle_tick" }
+
+// InsertOpts keeps at most one tick waiting.
+func (BattleTickArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueCompetition, MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// LadderTickArgs asks the ladder's matchmaker to fill the queue.
+type LadderTickArgs struct{}
+
+// Kind is the stable job kind stored in river_job.
+func (LadderTickArgs) Kind() string { return "ladder_tick" }
+
+// InsertOpts keeps at most one tick waiting.
+func (LadderTickArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueCompetition, MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// SchedulerConfig tunes the competition's periodic work.
+type SchedulerConfig struct {
+	Pool   *pgxpool.Pool
+	Logger *slog.Logger
+	// BattleEvery is how often due battles start and running ones are
+	// checked (results also advance a battle at once, see AfterMatch).
+	BattleEvery time.Duration
+	// LadderEvery is how often the matchmaker runs; zero turns the ladder off.
+	LadderEvery time.Duration
+	// LadderGames are the games with a ladder.
+	LadderGames []string
+	// LadderSlots is how many ladder matches per game may wait in the
+	// queue at once, so the ladder never crowds out battles and challenges.
+	LadderSlots int
+}
+
+// Scheduler runs the periodic competition jobs. It has no River client of
+// its own: the worker registers its jobs on the worker's client (see
+// Deps.Scheduler), because River runs its maintenance, the rescue of jobs
+// left by a dead worker included, on whichever client leads, and a client
+// that does not know the match and build kinds would discard those jobs.
+// River's leader election makes sure only one process enqueues the
+// periodic jobs.
+type Scheduler struct {
+	svc *competition.Service
+	cfg SchedulerConfig
+}
+
+// NewScheduler returns a scheduler for Deps.Scheduler.
+func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
+	if cfg.Pool == nil {
+		return nil, errors.New("jobs: scheduler needs a database pool")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.BattleEvery <= 0 {
+		cfg.BattleEvery = 15 * time.Second
+	}
+	if cfg.LadderSlots <= 0 {
+		cfg.LadderSlots = 4
+	}
+	return &Scheduler{cfg: cfg}, nil
+}
+
+// register adds the tick workers and returns the periodic jobs.
+func (s *Scheduler) register(workers *river.Workers) []*river.PeriodicJob {
+	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, _ *river.Job[BattleTickArgs]) error {
+		return s.BattleTick(ctx)
+	}))
+	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[LadderTickArgs]) error {
+		rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(job.ID)))
+		return s.LadderTick(ctx, rng)
+	}))
+	periodic := []*river.PeriodicJob{
+		river.NewPeriodicJob(river.PeriodicInterval(s.cfg.BattleEvery),
+			func() (river.JobArgs, *river.InsertOpts) { return BattleTickArgs{}, nil },
+			&river.PeriodicJobOpts{RunOnStart: true}),
+	}
+	if s.cfg.LadderEvery > 0 && len(s.cfg.LadderGames) > 0 {
+		periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(s.cfg.LadderEvery),
+			func() (river.JobArgs, *river.InsertOpts) { return LadderTickArgs{}, nil },
+			&river.PeriodicJobOpts{RunOnStart: true}))
+	}
+	return periodic
+}
+
+// attach gives the scheduler the client its matches are enqueued with.
+func (s *Scheduler) attach(c *Client) {
+	s.svc = competition.New(store.New(s.cfg.Pool), c, s.cfg.Logger)
+}
+
+// BattleTick starts due battles and advances running ones. Advancing is
+// idempotent, so a tick that overlaps a result's AfterMatch is harmless.
+func (s *Scheduler) BattleTick(ctx context.Context) error {
+	if err := s.svc.StartDueBattles(ctx); err != nil {
+		return err
+	}
+	battles, err := store.New(s.cfg.Pool).BattleList(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, b := range battles {
+		if b.Status != "running" {
+			continue
+		}
+		if err := s.svc.AdvanceBattle(ctx, b.ID); err != nil {
+			errs = append(errs, fmt.Errorf("advance battle %d: %w", b.ID, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ladderLockKey names the advisory lock that keeps two ladder ticks (of
+// two worker processes) from matching the same bots at once.
+const ladderLockKey = 0x6c6164646572 // "ladder"
+
+// LadderTick tops up every game's ladder queue to LadderSlots matches.
+func (s *Scheduler) LadderTick(ctx context.Context, rng *rand.Rand) error {
+	conn, err := s.cfg.Pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("ladder tick: %w", err)
+	}
+	defer conn.Release()
+	var locked bool
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, ladderLockKey).Scan(&locked); err != nil {
+		return fmt.Errorf("ladder tick: lock: %w", err)
+	}
+	if !locked {
+		return nil
+	}
+	defer func() {
+		// A fresh context: the lock must go even when ctx has ended.
+		_, _ = conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, ladderLockKey)
+	}()
+	for _, g := range s.cfg.LadderGames {
+		pending, err := store.New(s.cfg.Pool).LadderPending(ctx, g)
+		if err != nil {
+			return err
+		}
+		// With no free slot the tick still runs, to refresh the saved queue.
+		free := max(0, s.cfg.LadderSlots-pending)
+		n, err := s.svc.LadderTick(ctx, g, free, rng)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			s.cfg.Logger.Info("ladder: matches created", "game", g, "matches", n)
+		}
+	}
+	return nil
+}
+
+// AfterMatch advances the battle a finished match belongs to, so the next
+// round starts without waiting for the periodic tick. It is meant for
+// Deps.AfterMatch; errors are logged, and the next tick retries.
+func (s *Scheduler) AfterMatch(ctx context.Context, matchID int64) {
+	id, err := store.New(s.cfg.Pool).BattleIDForMatch(ctx, matchID)
+	if errors.Is(err, store.ErrNotFound) {
+		return
+	}
+	if err == nil {
+		err = s.svc.AdvanceBattle(ctx, id)
+	}
+	if err != nil {
+		s.cfg.Logger.Warn("advance battle after match", "match_id", matchID, "err", err)
+	}
+}

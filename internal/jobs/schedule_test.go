@@ -1,0 +1,160 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/broadside/broadside/internal/store"
+	"github.com/broadside/broadside/internal/testdb"
+)
+
+// schedFixture is a scheduler on a fresh database with n built entelect
+// bots of n owners.
+func schedFixture(t *testing.T, n, slots int) (*Scheduler, *store.Store, []int64) {
+	t.Helper()
+	t.Parallel()
+	ctx := context.Background()
+	pool := testdb.NewPool(t)
+	st := store.New(pool)
+	s, err := NewScheduler(SchedulerConfig{Pool: pool, LadderGames: []string{"entelect"}, LadderSlots: slots})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewClient(pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.attach(c)
+	var bots []int64
+	for i := 0; i < n; i++ {
+		u, err := st.UserEnsure(ctx, fmt.Sprintf("owner%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := st.UploadRecord(ctx, store.UploadParams{
+			OwnerID: u.ID, Name: fmt.Sprintf("bot%d", i), Game: "entelect", Language: "Go", BotType: "Golang",
+			Manifest: json.RawMessage(`{}`), SourceSHA256: "00", SourceSize: 1,
+			SourceKey: func(botID int64, v int) string { return fmt.Sprintf("bots/%d/%d.zip", botID, v) },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.BotVersionFinishBuild(ctx, res.VersionID, store.BuildResult{OK: true, ArtifactKey: "a"}); err != nil {
+			t.Fatal(err)
+		}
+		bots = append(bots, res.BotID)
+	}
+	return s, st, bots
+}
+
+func countRows(t *testing.T, st *store.Store, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := st.DB().QueryRow(context.Background(), query, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestLadderTickFillsFreeSlots: the matchmaker creates ranked placement
+// matches for new bots, each with its job, never more than LadderSlots
+// waiting, and never a second match for a busy bot.
+func TestLadderTickFillsFreeSlots(t *testing.T) {
+	s, st, _ := schedFixture(t, 6, 2)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(1, 2))
+	if err := s.LadderTick(ctx, rng); err != nil {
+		t.Fatal(err)
+	}
+	placement := `SELECT count(*) FROM matches WHERE kind = 'placement' AND ranked AND status = 'queued'`
+	if n := countRows(t, st, placement); n != 2 {
+		t.Fatalf("first tick queued %d placement matches, want the 2 slots", n)
+	}
+	if n := countRows(t, st, `SELECT count(*) FROM river_job WHERE kind = 'match'`); n != 2 {
+		t.Errorf("%d match jobs for 2 matches", n)
+	}
+	// The saved queue holds the two bots left waiting, in order.
+	if n := countRows(t, st, `SELECT count(*) FROM ladder_queue WHERE game = 'entelect' AND position IN (1, 2) AND placement_left = 5`); n != 2 {
+		t.Errorf("saved queue has %d of the 2 waiting bots", n)
+	}
+	if err := s.LadderTick(ctx, rng); err != nil {
+		t.Fatal(err)
+	}
+	if n := countRows(t, st, placement); n != 2 {
+		t.Errorf("a tick with no free slot queued more: %d", n)
+	}
+	if n := countRows(t, st, `
+		SELECT count(*) FROM (SELECT p.bot_id FROM match_players p JOIN matches m ON m.id = p.match_id
+		WHERE m.status = 'queued' GROUP BY p.bot_id HAVING count(*) > 1) busy`); n != 0 {
+		t.Errorf("%d bots have two ladder matches queued", n)
+	}
+}
+
+// TestBattleTickStartsDueBattles: a battle whose start time has come is
+// started by the tick, its versions frozen and its games queued as jobs.
+func TestBattleTickStartsDueBattles(t *testing.T) {
+	s, st, bots := schedFixture(t, 3, 1)
+	ctx := context.Background()
+	org, err := st.UserEnsure(ctx, "organiser")
+	if err != nil {
+		t.Fatal(err)
+	}
+	due, err := st.BattleCreate(ctx, store.BattleCreateParams{
+		Name: "due", OrganiserID: org.ID, Format: "round_robin", Game: "entelect", MapSize: 1, GamesPerPairing: 1,
+		StartAt: time.Now().Add(-time.Second), EntryDeadline: time.Now().Add(-time.Minute), Seed: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	later, err := st.BattleCreate(ctx, store.BattleCreateParams{
+		Name: "later", OrganiserID: org.ID, Format: "round_robin", Game: "entelect", MapSize: 1, GamesPerPairing: 1,
+		StartAt: time.Now().Add(time.Hour), EntryDeadline: time.Now().Add(time.Minute), Seed: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []int64{due, later} {
+		for _, b := range bots {
+			bot, err := st.BotGetByID(ctx, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := st.BattleEnter(ctx, id, b, bot.OwnerID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := s.BattleTick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[int64]string{due: "running", later: "open"} {
+		b, err := st.BattleGetByID(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Status != want {
+			t.Errorf("battle %s is %s, want %s", b.Name, b.Status, want)
+		}
+	}
+	// Three entrants: three pairings of one game each, every one a job.
+	if n := countRows(t, st, `SELECT count(*) FROM battle_games WHERE battle_id = $1`, due); n != 3 {
+		t.Errorf("%d games scheduled, want 3", n)
+	}
+	if n := countRows(t, st, `SELECT count(*) FROM river_job WHERE kind = 'match'`); n != 3 {
+		t.Errorf("%d match jobs, want 3", n)
+	}
+	if n := countRows(t, st, `SELECT count(*) FROM battle_entries WHERE battle_id = $1 AND bot_version_id IS NULL`, due); n != 0 {
+		t.Errorf("%d entries without a frozen version", n)
+	}
+	// A second tick changes nothing while the games wait.
+	if err := s.BattleTick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := countRows(t, st, `SELECT count(*) FROM battle_games WHERE battle_id = $1`, due); n != 3 {
+		t.Errorf("second tick: %d games", n)
+	}
+}
