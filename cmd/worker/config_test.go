@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+func envOf(kv map[string]string) func(string) string {
+	return func(k string) string { return kv[k] }
+}
+
+func TestParseConfig(t *testing.T) {
+	const db = "postgres://u@localhost/db"
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr string // names the variable; empty: valid
+		check   func(t *testing.T, c Config)
+	}{
+		{"defaults", map[string]string{"DATABASE_URL": db}, "", func(t *testing.T, c Config) {
+			if c.Sandbox != "required" || c.MatchConcurrency != 1 || c.BlobURL != "./data/blobs" ||
+				c.MatchTimeout != 30*time.Minute || c.ShutdownGrace != 5*time.Minute {
+				t.Fatalf("got %+v", c)
+			}
+		}},
+		{"all set", map[string]string{"DATABASE_URL": db, "WORKER_CONCURRENCY": "4", "SANDBOX": "off", "LOG_LEVEL": "debug",
+			"WORKER_MATCH_TIMEOUT": "90s", "WORKER_RESCUE_AFTER": "40m"}, "", func(t *testing.T, c Config) {
+			if c.MatchConcurrency != 4 || c.Sandbox != "off" || c.LogLevel.String() != "DEBUG" || c.MatchTimeout != 90*time.Second {
+				t.Fatalf("got %+v", c)
+			}
+		}},
+		{"missing database", map[string]string{}, "DATABASE_URL", nil},
+		{"not a postgres URL", map[string]string{"DATABASE_URL": "mysql://x"}, "DATABASE_URL", nil},
+		{"bad concurrency", map[string]string{"DATABASE_URL": db, "WORKER_CONCURRENCY": "-1"}, "WORKER_CONCURRENCY", nil},
+		{"nothing to do", map[string]string{"DATABASE_URL": db, "WORKER_CONCURRENCY": "0", "WORKER_BUILD_CONCURRENCY": "0"}, "both 0", nil},
+		{"bad sandbox", map[string]string{"DATABASE_URL": db, "SANDBOX": "maybe"}, "SANDBOX", nil},
+		{"bad log level", map[string]string{"DATABASE_URL": db, "LOG_LEVEL": "loud"}, "LOG_LEVEL", nil},
+		{"bad duration", map[string]string{"DATABASE_URL": db, "WORKER_MATCH_TIMEOUT": "soon"}, "WORKER_MATCH_TIMEOUT", nil},
+		{"rescue shorter than a job", map[string]string{"DATABASE_URL": db, "WORKER_RESCUE_AFTER": "1m"}, "WORKER_RESCUE_AFTER", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := parseConfig(envOf(tc.env))
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				tc.check(t, c)
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("got %v, want an error naming %s", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+func TestRunCommandLine(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"--help"}, envOf(nil), &out, &errOut); code != 0 {
+		t.Fatalf("--help exit %d", code)
+	}
+	for _, v := range envVars {
+		if !strings.Contains(out.String(), v.name) {
+			t.Errorf("--help does not list %s", v.name)
+		}
+	}
+	out.Reset()
+	if code := run(context.Background(), []string{"frobnicate"}, envOf(nil), &out, &errOut); code != 2 {
+		t.Fatalf("unknown command exit %d", code)
+	}
+	errOut.Reset()
+	if code := run(context.Background(), nil, envOf(map[string]string{"SANDBOX": "x"}), &out, &errOut); code != 2 ||
+		!strings.Contains(errOut.String(), "DATABASE_URL is required") || !strings.Contains(errOut.String(), "SANDBOX") {
+		t.Fatalf("bad config: exit %d, %s", code, errOut.String())
+	}
+}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/broadside/broadside/internal/blob"
+	"github.com/broadside/broadside/internal/build"
+	"github.com/broadside/broadside/internal/game/rulesets"
+	"github.com/broadside/broadside/internal/jobs"
+	"github.com/broadside/broadside/internal/sandbox"
+	"github.com/broadside/broadside/internal/store"
+)
+
+func newLogger(cfg Config, w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: cfg.LogLevel}))
+}
+
+func migrate(ctx context.Context, cfg Config, stdout io.Writer) error {
+	if err := store.Migrate(ctx, cfg.DatabaseURL); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "Database is up to date.")
+	return nil
+}
+
+func recompute(ctx context.Context, cfg Config, write bool, stdout io.Writer) error {
+	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return fmt.Errorf("connect to DATABASE_URL: %w", err)
+	}
+	defer pool.Close()
+	rep, err := jobs.RecomputeRatings(ctx, pool, write)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Replayed %d rated matches of %d bots.\n", rep.Matches, rep.Bots)
+	for _, d := range rep.Differences {
+		fmt.Fprintf(stdout, "bot %d on %s: stored %.6f/%.6f/%.8f (%d games), history gives %.6f/%.6f/%.8f (%d games)\n",
+			d.Recomputed.BotID, d.Recomputed.Ladder, d.Stored.Rating, d.Stored.Deviation, d.Stored.Volatility, d.Stored.Games,
+			d.Recomputed.Rating, d.Recomputed.Deviation, d.Recomputed.Volatility, d.Recomputed.Games)
+	}
+	switch {
+	case len(rep.Differences) == 0:
+		fmt.Fprintln(stdout, "Stored ratings equal the history.")
+	case write:
+		fmt.Fprintf(stdout, "Replaced %d ratings with the history's.\n", len(rep.Differences))
+	default:
+		return fmt.Errorf("%d stored ratings differ from the history (run with --write to replace them)", len(rep.Differences))
+	}
+	return nil
+}
+
+// serve runs jobs until ctx ends (SIGTERM, SIGINT), then stops gracefully.
+func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
+	log := newLogger(cfg, logOut)
+	bw, mode, err := sandboxes(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return fmt.Errorf("connect to DATABASE_URL: %w", err)
+	}
+	defer pool.Close()
+	if err := pool.Ping(ctx); err != nil {
+		return fmt.Errorf("connect to DATABASE_URL: %w", err)
+	}
+	bucket, err := blob.Open(ctx, cfg.BlobURL)
+	if err != nil {
+		return fmt.Errorf("BLOB_URL: %w", err)
+	}
+	defer bucket.Close()
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	deps := jobs.Deps{
+		Pool: pool, Bucket: bucket, Logger: log, Games: rulesets.Registry(),
+		Bwrap: bw.match, WorkDir: cfg.WorkDir,
+		MatchConcurrency: cfg.MatchConcurrency, BuildConcurrency: cfg.BuildConcurrency,
+		Timeouts:      jobs.Timeouts{Build: cfg.BuildTimeout, Match: cfg.MatchTimeout, RescueAfter: cfg.RescueAfter},
+		ShutdownGrace: cfg.ShutdownGrace,
+		Metrics:       jobs.NewMetrics(reg),
+	}
+	if cfg.BuildConcurrency > 0 {
+		deps.Builder = build.New(bw.build)
+	}
+	sched, err := jobs.NewScheduler(jobs.SchedulerConfig{
+		Pool: pool, Logger: log, BattleEvery: cfg.BattleEvery, LadderEvery: cfg.LadderEvery,
+		LadderGames: deps.Games.Names(), LadderSlots: cfg.LadderSlots,
+	})
+	if err != nil {
+		return err
+	}
+	deps.Scheduler, deps.AfterMatch = sched, sched.AfterMatch
+	w, err := jobs.NewWorker(deps)
+	if err != nil {
+		return err
+	}
+	if cfg.MetricsAddr != "" {
+		srv := &http.Server{Addr: cfg.MetricsAddr, Handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}), ReadHeaderTimeout: 5 * time.Second}
+		go func() {
+			if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Error("metrics server stopped", "addr", cfg.MetricsAddr, "err", err)
+			}
+		}()
+		defer srv.Close()
+	}
+	// Canceling ctx (a signal) makes River stop fetching, let running jobs
+	// finish for ShutdownGrace, then cancel them back to the queue.
+	if err := w.Start(ctx); err != nil {
+		return err
+	}
+	log.Info("worker started", "matches", cfg.MatchConcurrency, "builds", cfg.BuildConcurrency, "sandbox", mode, "pid", os.Getpid())
+	go heartbeat(ctx, store.New(pool), mode, log)
+	<-ctx.Done()
+	log.Info("worker stopping: finishing running jobs", "grace", cfg.ShutdownGrace)
+	<-w.Stopped()
+	log.Info("worker stopped")
+	return nil
+}
+
+// runners are the sandboxes of matches (nil: host) and builds.
+type runners struct {
+	match *sandbox.Bwrap
+	build sandbox.Runner
+}
+
+// sandboxes applies SANDBOX: required refuses to start where the limits
+// cannot be enforced, auto falls back to the host with a warning, off
+// never confines (development only).
+func sandboxes(ctx context.Context, cfg Config, log *slog.Logger) (runners, string, error) {
+	host := sandbox.NewHost(sandbox.HostConfig{})
+	if cfg.Sandbox == "off" {
+		log.Warn("SANDBOX=off: bots run unconfined on this machine; never do this with others' code")
+		return runners{build: host}, "off", nil
+	}
+	caps := sandbox.Probe(ctx)
+	if err := sandbox.Require(caps); err != nil {
+		if cfg.Sandbox == "required" {
+			return runners{}, "", fmt.Errorf("SANDBOX=required: %w", err)
+		}
+		log.Warn("SANDBOX=auto: bots run unconfined because the sandbox cannot be enforced here", "capabilities", caps.String())
+		return runners{build: host}, "host", nil
+	}
+	match, err := sandbox.NewBwrap(sandbox.BwrapConfig{Logger: log})
+	if err != nil {
+		return runners{}, "", fmt.Errorf("sandbox: %w", err)
+	}
+	// Builds write dependencies (node_modules, jars): more disk.
+	bld, err := sandbox.NewBwrap(sandbox.BwrapConfig{Logger: log, DiskBytes: 2 << 30, TmpBytes: 256 << 20})
+	if err != nil {
+		return runners{}, "", fmt.Errorf("sandbox: %w", err)
+	}
+	return runners{match: match, build: bld}, "bwrap", nil
+}
+
+// heartbeat records every 15 s that this worker is alive, for the admin page.
+func heartbeat(ctx context.Context, st *store.Store, mode string, log *slog.Logger) {
+	host, _ := os.Hostname()
+	h := store.WorkerHeartbeat{WorkerID: host + ":" + strconv.Itoa(os.Getpid()), Hostname: host, StartedAt: time.Now(), Sandbox: mode}
+	t := time.NewTicker(15 * time.Second)
+	defer t.Stop()
+	for {
+		if err := st.WorkerBeat(ctx, h); err != nil && ctx.Err() == nil {
+			log.Warn("heartbeat failed", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
