@@ -1,0 +1,136 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/broadside/broadside/internal/store"
+)
+
+func (b *testBundle) auditActions(t *testing.T) []string {
+	t.Helper()
+	rows, err := b.st.AuditList(b.ctx, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range rows {
+		out = append(out, e.Action)
+	}
+	return out
+}
+
+func (b *testBundle) matchStatus(t *testing.T, id int64) string {
+	t.Helper()
+	var s string
+	if err := b.st.DB().QueryRow(b.ctx, `SELECT status FROM matches WHERE id = $1`, id).Scan(&s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestAdminConsole: only organisers reach /admin; every action is audited
+// (issue 4, item 6).
+func TestAdminConsole(t *testing.T) {
+	b := setup(t, nil)
+	org := b.browser(t)
+	org.register("olga")
+	b.makeOrganiser(t, "olga")
+	ann := b.browser(t)
+	ann.register("ann")
+	annBot, annVersion := b.builtBot(t, b.userID(t, "ann"), "Pyro")
+	olgaID := b.userID(t, "olga")
+	olgaBot, olgaVersion := b.builtBot(t, olgaID, "Orca")
+	finished := b.playedMatch(t, [2][2]int64{{annBot, annVersion}, {olgaBot, olgaVersion}})
+	queued, err := b.st.MatchCreate(b.ctx, store.MatchCreateParams{
+		Game: "entelect", MapSize: 1, Seed: 9, Kind: "challenge",
+		Players: []store.MatchPlayerParams{{BotID: annBot, BotVersionID: annVersion}, {BotID: olgaBot, BotVersionID: olgaVersion}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.st.WorkerBeat(b.ctx, store.WorkerHeartbeat{WorkerID: "host-a:42", Hostname: "host-a", StartedAt: time.Now(), Running: 1, Sandbox: "bwrap"}); err != nil {
+		t.Fatal(err)
+	}
+
+	// A contestant is refused everything, and nothing changes.
+	if res := ann.get("/admin"); res.status != http.StatusForbidden {
+		t.Errorf("non-organiser GET /admin: status %d", res.status)
+	}
+	if res := ann.get("/battles"); strings.Contains(res.body, `href="/admin"`) {
+		t.Errorf("a contestant's navigation links the admin console")
+	}
+	tok := ann.token("/")
+	for _, path := range []string{"/admin/bots", fmt.Sprintf("/admin/matches/%d/cancel", queued.ID), "/admin/ratings/recompute"} {
+		if res := ann.post(path, url.Values{"id": {fmt.Sprint(annBot)}, "csrf_token": {tok}}); res.status != http.StatusForbidden {
+			t.Errorf("non-organiser POST %s: status %d", path, res.status)
+		}
+	}
+	if got := b.auditActions(t); len(got) != 0 || b.matchStatus(t, queued.ID) != "queued" {
+		t.Fatalf("refused actions changed things: audit %v, match %s", got, b.matchStatus(t, queued.ID))
+	}
+
+	res := org.get("/admin")
+	for _, want := range []string{"Queue", "host-a:42", "healthy", fmt.Sprintf("#%d", queued.ID)} {
+		if !strings.Contains(res.body, want) {
+			t.Errorf("admin page lacks %q", want)
+		}
+	}
+	tok = org.token("/admin")
+	post := func(path string, form url.Values) response {
+		form.Set("csrf_token", tok)
+		return org.post(path, form)
+	}
+	steps := []struct {
+		name   string
+		path   string
+		form   url.Values
+		status int
+		want   string
+	}{
+		{"requeue a queued match", fmt.Sprintf("/admin/matches/%d/requeue", queued.ID), url.Values{}, http.StatusSeeOther, ""},
+		{"requeue an ended match", fmt.Sprintf("/admin/matches/%d/requeue", finished), url.Values{}, http.StatusConflict, "rerun it"},
+		{"cancel through the form", "/admin/matches", url.Values{"id": {fmt.Sprint(queued.ID)}, "action": {"cancel"}}, http.StatusSeeOther, ""},
+		{"cancel again", fmt.Sprintf("/admin/matches/%d/cancel", queued.ID), url.Values{}, http.StatusConflict, "already ended"},
+		{"rerun the finished match", fmt.Sprintf("/admin/matches/%d/rerun", finished), url.Values{}, http.StatusSeeOther, ""},
+		{"disable a bot", "/admin/bots", url.Values{"id": {fmt.Sprint(annBot)}, "disable": {"1"}}, http.StatusSeeOther, ""},
+		{"disable a bot that is not", "/admin/bots", url.Values{"id": {"999999"}, "disable": {"1"}}, http.StatusNotFound, ""},
+		{"recompute ratings", "/admin/ratings/recompute", url.Values{}, http.StatusSeeOther, ""},
+	}
+	for _, s := range steps {
+		res := post(s.path, s.form)
+		if res.status != s.status || !strings.Contains(res.body, s.want) {
+			t.Errorf("%s: status %d, want %d with %q", s.name, res.status, s.status, s.want)
+		}
+	}
+	if s := b.matchStatus(t, queued.ID); s != "canceled" {
+		t.Errorf("canceled match is %s", s)
+	}
+	ids := b.queue.matchIDs()
+	if len(ids) != 2 || ids[0] != queued.ID {
+		t.Fatalf("enqueued matches %v, want the requeued %d and the rerun", ids, queued.ID)
+	}
+	var seed int64
+	var ranked bool
+	if err := b.st.DB().QueryRow(b.ctx, `SELECT seed, ranked FROM matches WHERE id = $1`, ids[1]).Scan(&seed, &ranked); err != nil || seed != 7 || ranked {
+		t.Errorf("rerun match: seed %d ranked %v (%v), want seed 7 unranked", seed, ranked, err)
+	}
+	bot, err := b.st.BotGetByID(b.ctx, annBot)
+	if err != nil || !bot.Disabled {
+		t.Errorf("bot not disabled: %v", err)
+	}
+	got := b.auditActions(t)
+	slices.Sort(got)
+	want := []string{"bot.disable", "match.cancel", "match.requeue", "match.rerun", "ratings.recompute"}
+	if !slices.Equal(got, want) {
+		t.Errorf("audit log %v, want %v", got, want)
+	}
+	if res := org.get("/admin"); !strings.Contains(res.body, "match.rerun") || !strings.Contains(res.body, `href="/admin"`) {
+		t.Errorf("admin page does not show the audit log")
+	}
+}

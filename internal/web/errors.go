@@ -1,0 +1,68 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/broadside/broadside/internal/store"
+	"github.com/broadside/broadside/web/page"
+)
+
+// userError is a refusal whose message is safe to show as it is.
+type userError struct {
+	status int
+	msg    string
+}
+
+func (e *userError) Error() string { return e.msg }
+
+func refuse(status int, format string, args ...any) error {
+	return &userError{status: status, msg: fmt.Sprintf(format, args...)}
+}
+
+// classify maps an error to the status and the message a user may see.
+// Only unexpected errors are logged, and their text never leaves the server.
+func (h *Handler) classify(r *http.Request, err error) (int, string) {
+	var ue *userError
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &ue):
+		return ue.status, ue.msg
+	case errors.Is(err, store.ErrNotFound):
+		return http.StatusNotFound, "There is nothing here: it may never have existed, or it was removed."
+	case errors.As(err, &tooBig):
+		return http.StatusRequestEntityTooLarge, fmt.Sprintf("The upload is larger than the limit of %s.", mib(h.cfg.UploadMaxBytes))
+	}
+	h.logger.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	return http.StatusInternalServerError, "Something went wrong on our side. Please try again in a moment."
+}
+
+// fail renders an error page for err.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	status, msg := h.classify(r, err)
+	title := http.StatusText(status)
+	h.render(w, r, status, page.ErrorPage(page.ErrorView{Base: h.base(r, title), Status: status, Message: msg}))
+}
+
+// apiFail answers an API request with {"error": "..."} for err.
+func (h *Handler) apiFail(w http.ResponseWriter, r *http.Request, err error) {
+	status, msg := h.classify(r, err)
+	writeJSON(w, status, map[string]string{"error": msg})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v) // the client hung up; nothing left to tell it
+}
+
+func mib(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}

@@ -1,0 +1,36 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/broadside/broadside/internal/botzip"
+)
+
+// ZipInspector checks uploads with botzip under its limits.
+type ZipInspector struct {
+	Limits botzip.Limits
+}
+
+// Inspect implements Inspector. Refusals keep botzip's message; anything
+// else becomes a plain "cannot read" so internals never reach the page.
+func (z ZipInspector) Inspect(r io.ReaderAt, size int64) (Inspection, error) {
+	m, err := botzip.Inspect(r, size, z.Limits)
+	if err != nil {
+		var refusal *botzip.Error
+		if errors.As(err, &refusal) {
+			return Inspection{}, refusal
+		}
+		return Inspection{}, fmt.Errorf("the file could not be read as a zip")
+	}
+	manifest, err := json.Marshal(m)
+	if err != nil {
+		return Inspection{}, fmt.Errorf("the manifest could not be recorded")
+	}
+	return Inspection{
+		Name: m.DisplayName(), Game: m.Game, BotType: m.BotType.String(), Language: m.BotType.String(),
+		Manifest: manifest,
+	}, nil
+}

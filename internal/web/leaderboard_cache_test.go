@@ -1,0 +1,55 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/broadside/broadside/internal/store"
+	"github.com/broadside/broadside/internal/testdb"
+)
+
+func TestLeaderboardCache(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := store.NewTx(testdb.Tx(t))
+	owner, err := st.UserCreate(ctx, store.UserCreateParams{Username: "owner", PasswordHash: "!"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addBot := func(name string) {
+		res, err := st.UploadRecord(ctx, store.UploadParams{
+			OwnerID: owner.ID, Name: name, Game: "entelect", Language: "Python3", BotType: "Python3",
+			Manifest: json.RawMessage(`{}`), SourceSHA256: "00", SourceSize: 1,
+			SourceKey: func(botID int64, n int) string { return fmt.Sprintf("k/%d/%d", botID, n) },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.BotVersionFinishBuild(ctx, res.VersionID, store.BuildResult{OK: true, ArtifactKey: "a"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clock := time.Unix(1_000_000, 0)
+	c := newLeaderboardCache(2*time.Second, func() time.Time { return clock })
+
+	addBot("first")
+	if _, total, err := c.get(ctx, st, "entelect", 50, 0); err != nil || total != 1 {
+		t.Fatalf("first read: total %d, %v", total, err)
+	}
+	addBot("second")
+	clock = clock.Add(time.Second)
+	if _, total, _ := c.get(ctx, st, "entelect", 50, 0); total != 1 {
+		t.Fatalf("within the interval: total %d, want the cached 1", total)
+	}
+	if _, total, _ := c.get(ctx, st, "entelect", 10, 0); total != 2 {
+		t.Fatalf("another page size is another page: total %d, want 2", total)
+	}
+	clock = clock.Add(2 * time.Second)
+	rows, total, err := c.get(ctx, st, "entelect", 50, 0)
+	if err != nil || total != 2 || len(rows) != 2 {
+		t.Fatalf("after the interval: total %d, %d rows, %v; want both bots", total, len(rows), err)
+	}
+}

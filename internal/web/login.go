@@ -1,0 +1,97 @@
+package web
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/broadside/broadside/internal/store"
+	"github.com/broadside/broadside/web/page"
+)
+
+// dummyHash is checked when the username is unknown, so a failed log-in
+// takes as long whether or not the account exists.
+const dummyHash = "$argon2id$v=19$m=32768,t=2,p=2$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+
+// clientKey is the rate-limit key of a request: the peer address. Headers
+// like X-Forwarded-For are not trusted here, since anyone can send them.
+func clientKey(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// safeNext keeps redirects after log-in on this site.
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+		return "/"
+	}
+	return next
+}
+
+func (h *Handler) loginForm(w http.ResponseWriter, r *http.Request) {
+	if sessionFrom(r) != nil {
+		http.Redirect(w, r, "/", http.StatusSeeOther)
+		return
+	}
+	h.render(w, r, http.StatusOK, page.Login(page.AuthView{Base: h.base(r, "Log in"), Next: r.URL.Query().Get("next")}))
+}
+
+func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
+	v := page.AuthView{
+		Base:     h.base(r, "Log in"),
+		Username: strings.TrimSpace(r.PostFormValue("username")),
+		Next:     r.PostFormValue("next"),
+	}
+	key := clientKey(r)
+	if blocked, until := h.logins.blocked(key, h.now()); blocked {
+		v.Error = "Too many failed log-ins from your address. Please try again after " + until.UTC().Format("15:04") + " UTC."
+		w.Header().Set("Retry-After", strconv.Itoa(int(until.Sub(h.now()).Seconds())+1))
+		h.render(w, r, http.StatusTooManyRequests, page.Login(v))
+		return
+	}
+	u, err := h.store.UserGetByUsername(r.Context(), v.Username)
+	hash := dummyHash
+	switch {
+	case err == nil:
+		hash = u.PasswordHash
+	case !errors.Is(err, store.ErrNotFound):
+		h.fail(w, r, err)
+		return
+	}
+	ok, err := checkPassword(hash, r.PostFormValue("password"))
+	if errors.Is(err, errBadHash) {
+		ok, err = false, nil // an account that cannot log in, such as "house"
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if !ok || u == nil {
+		h.logins.fail(key, h.now())
+		v.Error = "That username and password do not match."
+		h.render(w, r, http.StatusUnauthorized, page.Login(v))
+		return
+	}
+	h.logins.reset(key)
+	if err := h.startSession(w, r, u.ID); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, safeNext(v.Next), http.StatusSeeOther)
+}
+
+func (h *Handler) logout(w http.ResponseWriter, r *http.Request) {
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		if err := h.store.SessionDelete(r.Context(), tokenHash(c.Value)); err != nil {
+			h.fail(w, r, err)
+			return
+		}
+	}
+	h.setCookie(w, r, sessionCookie, "", -1)
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}

@@ -1,0 +1,70 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/broadside/broadside/internal/store"
+	"github.com/broadside/broadside/web/page"
+)
+
+var usernamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$`)
+
+// reservedNames cannot be registered: "house" owns the starter bots.
+var reservedNames = map[string]bool{"house": true, "admin": true, "root": true, "api": true}
+
+// validateRegistration returns a message for the first problem, or "".
+func validateRegistration(username, email, password string) string {
+	switch {
+	case !usernamePattern.MatchString(username):
+		return "Choose a username of 3 to 32 letters, digits, dots, dashes or underscores, starting with a letter or digit."
+	case reservedNames[strings.ToLower(username)]:
+		return "That username is reserved. Please choose another."
+	case email != "" && (len(email) > 254 || !strings.Contains(email, "@")):
+		return "That email address does not look right."
+	case len(password) < 8:
+		return "Choose a password of at least 8 characters."
+	case len(password) > 1024:
+		return "That password is too long (1024 characters at most)."
+	}
+	return ""
+}
+
+func (h *Handler) registerForm(w http.ResponseWriter, r *http.Request) {
+	h.render(w, r, http.StatusOK, page.Register(page.AuthView{Base: h.base(r, "Register")}))
+}
+
+func (h *Handler) register(w http.ResponseWriter, r *http.Request) {
+	v := page.AuthView{
+		Base:     h.base(r, "Register"),
+		Username: strings.TrimSpace(r.PostFormValue("username")),
+		Email:    strings.TrimSpace(r.PostFormValue("email")),
+	}
+	password := r.PostFormValue("password")
+	if v.Error = validateRegistration(v.Username, v.Email, password); v.Error != "" {
+		h.render(w, r, http.StatusUnprocessableEntity, page.Register(v))
+		return
+	}
+	hash, err := hashPassword(password)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	u, err := h.store.UserCreate(r.Context(), store.UserCreateParams{Username: v.Username, Email: v.Email, PasswordHash: hash})
+	if errors.Is(err, store.ErrConflict) {
+		v.Error = "That username is taken. Please choose another."
+		h.render(w, r, http.StatusConflict, page.Register(v))
+		return
+	} else if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if err := h.startSession(w, r, u.ID); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.logger.InfoContext(r.Context(), "user registered", "user_id", u.ID, "username", u.Username)
+	http.Redirect(w, r, "/account", http.StatusSeeOther)
+}

@@ -1,0 +1,151 @@
+package web
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/broadside/broadside/web/static"
+)
+
+// Routes returns the portal's HTTP handler with every route.
+func (h *Handler) Routes() http.Handler {
+	r := chi.NewRouter()
+	r.Use(middleware.Recoverer, h.accessLog, securityHeaders)
+
+	r.Handle("/static/*", http.StripPrefix("/static/", cacheFor(http.FileServerFS(static.FS))))
+	r.Get("/healthz", h.health)
+
+	r.Route("/api", func(r chi.Router) {
+		r.Use(h.apiAuth)
+		r.Get("/leaderboard", h.apiLeaderboard)
+		r.Get("/bots/{id}", h.apiBot)
+		r.Get("/matches/{id}", h.apiMatch)
+		r.Group(func(r chi.Router) {
+			r.Use(h.apiRequireUser)
+			r.Post("/bots", h.apiUpload)
+			r.Post("/bots/{id}/challenge", h.apiChallenge)
+			r.Get("/challenges/{id}", h.apiChallengeGet)
+			r.Post("/challenges/{id}/accept", h.apiChallengeAccept)
+			r.Post("/challenges/{id}/decline", h.apiChallengeDecline)
+			r.Get("/challenges", h.apiChallenges)
+			r.Get("/challenges/{id}", h.apiChallengeGet)
+			r.Post("/challenges/{id}/accept", h.apiChallengeAccept)
+			r.Post("/challenges/{id}/decline", h.apiChallengeDecline)
+		})
+		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+			h.apiFail(w, r, refuse(http.StatusNotFound, "There is no such API endpoint; see docs/api.md."))
+		})
+	})
+
+	r.Group(func(r chi.Router) {
+		r.Use(h.withSession, h.checkCSRF)
+		r.Get("/", h.home)
+		r.Get("/register", h.registerForm)
+		r.Post("/register", h.register)
+		r.Get("/login", h.loginForm)
+		r.Post("/login", h.login)
+		r.Post("/logout", h.logout)
+		r.Get("/leaderboard", h.leaderboard)
+		r.Get("/bots/{id}", h.botPage)
+		r.Get("/bots/{id}/history", h.botHistory)
+		r.Get("/bots/{id}/vs/{other}", h.headToHead)
+		r.Get("/clans", h.clans)
+		r.Get("/clans/{id}", h.clanPage)
+		r.Get("/matches", h.matches)
+		r.Get("/matches/{id}", h.matchPage)
+		r.Get("/matches/{id}/replay.zip", h.replayDownload)
+		r.Get("/battles", h.battles)
+		r.With(h.requireUser).Get("/battles/new", h.battleNewForm)
+		r.Get("/battles/{id}", h.battlePage)
+		r.Group(func(r chi.Router) {
+			r.Use(h.requireUser)
+			r.Get("/bots/new", h.uploadForm)
+			r.Post("/bots/new", h.upload)
+			r.Post("/bots/{id}/challenge", h.challengeForm)
+			r.Get("/challenges", h.challenges)
+			r.Post("/challenges/auto-accept", h.challengeAutoAccept)
+			r.Post("/challenges/policy", h.challengePolicy)
+			r.Get("/challenges/{id}", h.challengePage)
+			r.Post("/challenges/{id}/accept", h.challengeAnswer(true))
+			r.Post("/challenges/{id}/decline", h.challengeAnswer(false))
+			r.Post("/clans", h.clanCreate)
+			r.Post("/clans/{id}/join", h.clanAction(h.clanJoin))
+			r.Post("/clans/{id}/leave", h.clanAction(h.clanLeave))
+			r.Post("/clans/{id}/key", h.clanAction(h.clanNewKey))
+			r.Post("/clans/{id}/promote", h.clanAction(h.clanPromote))
+			r.Post("/battles/new", h.battleCreate)
+			r.Post("/battles/{id}/enter", h.battleEnter)
+			r.Post("/battles/{id}/withdraw", h.battleWithdraw)
+			r.Post("/battles/{id}/start", h.battleStart)
+			r.Post("/battles/{id}/release", h.battleRelease)
+			r.Post("/battles/{id}/cancel", h.battleCancel)
+			r.Route("/admin", func(r chi.Router) {
+				r.Use(h.requireOrganiser)
+				r.Get("/", h.adminPage)
+				r.Post("/matches", h.adminMatchForm)
+				r.Post("/matches/{id}/requeue", h.adminMatchRequeue)
+				r.Post("/matches/{id}/cancel", h.adminMatchCancel)
+				r.Post("/matches/{id}/rerun", h.adminMatchRerun)
+				r.Post("/bots", h.adminBot)
+				r.Post("/ratings/recompute", h.adminRecompute)
+			})
+			r.Get("/account", h.account)
+			r.Post("/account/tokens", h.tokenCreate)
+			r.Post("/account/tokens/{id}/revoke", h.tokenRevoke)
+		})
+		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+			h.fail(w, r, refuse(http.StatusNotFound, "There is no page at this address."))
+		})
+	})
+	// Browsers say where a request comes from; refuse cross-site writes even
+	// before the form token is checked.
+	return http.NewCrossOriginProtection().Handler(r)
+}
+
+func (h *Handler) health(w http.ResponseWriter, r *http.Request) {
+	var one int
+	if err := h.store.DB().QueryRow(r.Context(), `SELECT 1`).Scan(&one); err != nil {
+		h.logger.ErrorContext(r.Context(), "health check", "err", err)
+		http.Error(w, "database unavailable", http.StatusServiceUnavailable)
+		return
+	}
+	_, _ = w.Write([]byte("ok\n"))
+}
+
+// accessLog logs every request at debug level (LOG_LEVEL=debug), and
+// server errors at warn.
+func (h *Handler) accessLog(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		next.ServeHTTP(ww, r)
+		level := slog.LevelDebug
+		if ww.Status() >= 500 {
+			level = slog.LevelWarn
+		}
+		h.logger.Log(r.Context(), level, "http request", "method", r.Method, "path", r.URL.Path,
+			"status", ww.Status(), "bytes", ww.BytesWritten(), "duration", time.Since(start))
+	})
+}
+
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("X-Frame-Options", "DENY")
+		hd.Set("Referrer-Policy", "same-origin")
+		hd.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
+		next.ServeHTTP(w, r)
+	})
+}
+
+func cacheFor(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,171 @@
+package web_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/broadside/broadside/internal/botzip"
+	"github.com/broadside/broadside/internal/web"
+)
+
+type zipFile struct {
+	name string
+	body []byte
+	mode fs.FileMode
+}
+
+func makeZip(t *testing.T, files ...zipFile) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range files {
+		h := &zip.FileHeader{Name: f.name, Method: zip.Deflate}
+		if f.mode != 0 {
+			h.SetMode(f.mode)
+		}
+		w, err := zw.CreateHeader(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(f.body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+const pythonBotJSON = `{"Author":"Ann","Email":"ann@example.com","NickName":"Pyro","BotType":"Python3","ProjectLocation":"","RunFile":"bot.py","RunArgs":""}`
+
+func goodZip(t *testing.T) []byte {
+	return makeZip(t, zipFile{name: "bot.json", body: []byte(pythonBotJSON)}, zipFile{name: "bot.py", body: []byte("print('hi')\n")})
+}
+
+// uploadForm posts a zip through the browser form.
+func (br *browser) upload(name string, data []byte) response {
+	br.t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	_ = mw.WriteField("csrf_token", br.token("/bots/new"))
+	_ = mw.WriteField("name", name)
+	fw, _ := mw.CreateFormFile("zip", "bot.zip")
+	_, _ = fw.Write(data)
+	_ = mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, br.base+"/bots/new", &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	return br.do(req)
+}
+
+func (b *testBundle) blobCount(t *testing.T) int {
+	t.Helper()
+	n := 0
+	it := b.blobs.List(nil)
+	for {
+		_, err := it.Next(b.ctx)
+		if err == io.EOF {
+			return n
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+}
+
+func randomBytes(n int) []byte {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return b
+}
+
+func TestUpload(t *testing.T) {
+	b := setup(t, web.ZipInspector{Limits: botzip.DefaultLimits()}) // portal limit: 1 MiB
+	br := b.browser(t)
+	br.register("ann")
+
+	t.Run("a good zip becomes version 1 with its build queued", func(t *testing.T) {
+		res := br.upload("", goodZip(t))
+		if res.status != http.StatusSeeOther {
+			t.Fatalf("status %d: %s", res.status, res.body)
+		}
+		var botID int64
+		if _, err := fmt.Sscanf(res.header.Get("Location"), "/bots/%d?uploaded=1", &botID); err != nil {
+			t.Fatalf("redirect to %q", res.header.Get("Location"))
+		}
+		page := br.get(res.header.Get("Location"))
+		for _, want := range []string{"Pyro", "Version 1 was uploaded", "queued", "Python3", `http-equiv="refresh"`} {
+			if !strings.Contains(page.body, want) {
+				t.Errorf("bot page lacks %q", want)
+			}
+		}
+		vs, err := b.st.BotVersionRows(b.ctx, botID)
+		if err != nil || len(vs) != 1 {
+			t.Fatalf("versions %v, %v", vs, err)
+		}
+		if got := b.queue.buildIDs(); len(got) != 1 || got[0] != vs[0].ID {
+			t.Fatalf("builds enqueued %v, want [%d]", got, vs[0].ID)
+		}
+		if ok, err := b.blobs.Exists(b.ctx, fmt.Sprintf("bots/%d/versions/1/source.zip", botID)); err != nil || !ok {
+			t.Fatalf("zip not in the blob store: %v", err)
+		}
+		res = br.upload("pyro", goodZip(t))
+		if res.status != http.StatusSeeOther || !strings.HasSuffix(res.header.Get("Location"), "?uploaded=2") {
+			t.Fatalf("second upload under the same name (other case): %d to %q", res.status, res.header.Get("Location"))
+		}
+	})
+
+	bomb := makeZip(t, zipFile{name: "bot.json", body: []byte(pythonBotJSON)}, zipFile{name: "bot.py", body: make([]byte, 50<<20)})
+	cases := []struct {
+		name   string
+		zip    []byte
+		status int
+		want   string
+	}{
+		{"not a zip", []byte("this is plain text, not a zip"), 422, "not a zip"},
+		{"empty file", nil, 422, "empty"},
+		{"no bot.json at the root", makeZip(t, zipFile{name: "bot.py", body: []byte("x")}), 422, "bot.json"},
+		{"bot.json is not JSON", makeZip(t, zipFile{name: "bot.json", body: []byte("{nope")}), 422, "bot.json"},
+		{"unknown BotType", makeZip(t, zipFile{name: "bot.json", body: []byte(`{"BotType":"Cobol","RunFile":"a"}`)}, zipFile{name: "a", body: []byte("x")}), 422, "Cobol"},
+		{"path leaving the folder", makeZip(t, zipFile{name: "bot.json", body: []byte(pythonBotJSON)}, zipFile{name: "bot.py", body: []byte("x")}, zipFile{name: "../evil.py", body: []byte("x")}), 422, "evil.py"},
+		{"symbolic link", makeZip(t, zipFile{name: "bot.json", body: []byte(pythonBotJSON)}, zipFile{name: "bot.py", body: []byte("/etc/passwd"), mode: fs.ModeSymlink | 0o777}), 422, "link"},
+		{"zip bomb", bomb, 422, "zip bomb"},
+		{"over the size limit", makeZip(t, zipFile{name: "bot.json", body: []byte(pythonBotJSON)}, zipFile{name: "noise", body: randomBytes(1<<20 + 1000)}), 413, "limit of 1 MiB"},
+		{"far over the size limit", makeZip(t, zipFile{name: "bot.json", body: []byte(pythonBotJSON)}, zipFile{name: "noise", body: randomBytes(3 << 20)}), 413, "limit of 1 MiB"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			bots, versions, blobs, builds := b.count(t, "bots"), b.count(t, "bot_versions"), b.blobCount(t), len(b.queue.buildIDs())
+			res := br.upload("", c.zip)
+			if res.status != c.status || !strings.Contains(pageError(res.body), c.want) || !strings.Contains(res.body, `name="zip"`) {
+				t.Fatalf("status %d, want %d with %q in:\n%s", res.status, c.status, c.want, pageError(res.body))
+			}
+			t.Logf("message: %s", pageError(res.body))
+			if b.count(t, "bots") != bots || b.count(t, "bot_versions") != versions || b.blobCount(t) != blobs || len(b.queue.buildIDs()) != builds {
+				t.Fatal("a refused upload stored something")
+			}
+		})
+	}
+}
+
+// pageError extracts the alert of a page, for failure messages.
+func pageError(body string) string {
+	i := strings.Index(body, `role="alert">`)
+	if i < 0 {
+		return "(no alert on the page)"
+	}
+	rest := body[i+len(`role="alert">`):]
+	if j := strings.Index(rest, "<"); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
+}

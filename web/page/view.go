@@ -1,0 +1,183 @@
+// Package page holds the portal's templ components: one file per page and
+// a shared layout. Each page takes one view struct; components never query.
+package page
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/broadside/broadside/internal/competition"
+	"github.com/broadside/broadside/internal/store"
+)
+
+// Base is what the shared layout needs on every page.
+type Base struct {
+	Title string
+	// User is the signed-in username, empty for visitors.
+	User   string
+	UserID int64
+	// Organiser is set for organisers: the navigation links the admin console.
+	Organiser bool
+	// CSRF is the token every form posts back.
+	CSRF string
+	// Refresh, when positive, reloads the page after that many seconds
+	// (while a build or a match is under way); it works without scripts.
+	Refresh int
+}
+
+// ErrorView is an error page.
+type ErrorView struct {
+	Base
+	Status  int
+	Message string
+}
+
+// AuthView is the register or log-in form.
+type AuthView struct {
+	Base
+	Username string
+	Email    string
+	Next     string
+	Error    string
+}
+
+// HomeView is the front page.
+type HomeView struct {
+	Base
+	Top     []store.LeaderboardRow
+	Matches []store.MatchRow
+}
+
+// LeaderboardView is one page of a game's leaderboard.
+type LeaderboardView struct {
+	Base
+	Game  string
+	Games []string
+	Rows  []store.LeaderboardRow
+	Pager Pager
+	// Queue is the ladder's queue depth; nil when it could not be read.
+	Queue *competition.LadderQueue
+}
+
+// Pager links the pages of a long list.
+type Pager struct {
+	Page    int
+	HasPrev bool
+	HasNext bool
+	// Query is prefixed to the page parameter ("game=entelect&").
+	Query string
+}
+
+// PrevURL is the link to the previous page.
+func (p Pager) PrevURL() string { return "?" + p.Query + "page=" + strconv.Itoa(p.Page-1) }
+
+// NextURL is the link to the next page.
+func (p Pager) NextURL() string { return "?" + p.Query + "page=" + strconv.Itoa(p.Page+1) }
+
+// UploadView is the bot upload form.
+type UploadView struct {
+	Base
+	Name     string
+	MaxBytes int64
+	Error    string
+}
+
+// BotView is a bot's page.
+type BotView struct {
+	Base
+	// Ladder says when the bot's next ladder game comes.
+	Ladder   *competition.BotLadder
+	Bot      *store.BotDetail
+	Versions []store.BotVersionRow
+	// History is the bot's latest matches with their rating changes, and
+	// Chart its rating over time.
+	History []store.HistoryRow
+	Chart   Chart
+	// OwnerClan is the clan of the bot's owner, nil when they are in none.
+	OwnerClan *store.Clan
+	IsOwner   bool
+	// MyBots are the viewer's bots of the same game that could challenge this one.
+	MyBots []store.BotOwnedRow
+	Error  string
+	Notice string
+}
+
+// MatchesView is the match list.
+type MatchesView struct {
+	Base
+	Matches []store.MatchRow
+	Pager   Pager
+}
+
+// MatchView is a match's page with its replay viewer.
+type MatchView struct {
+	Base
+	Match *store.MatchRow
+	// Replay is the round shown, nil when the match has no replay yet.
+	Replay *ReplayRound
+}
+
+// ReplayRound is one step of a replay with its text boards: an Entelect
+// round folder, or a step of another game's replay.json.
+type ReplayRound struct {
+	Index  int
+	Count  int
+	Name   string
+	Boards []Board
+	// Unit names a step in the pager ("round", "shot", "turn"); empty
+	// means "round".
+	Unit string
+	// Legend explains the board's characters.
+	Legend string
+	// Events is what happened in this step, in order.
+	Events []string
+}
+
+// Board is one file of a round shown as text (a player's map.txt).
+type Board struct {
+	Title string
+	Text  string
+}
+
+// AccountView is the account page with its API tokens.
+type AccountView struct {
+	Base
+	Tokens []store.APIToken
+	Bots   []store.BotOwnedRow
+	// NewToken is shown once, right after it is made.
+	NewToken string
+	Error    string
+}
+
+func itoa[T ~int | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) }
+
+func when(t *time.Time) string {
+	if t == nil {
+		return "—"
+	}
+	return t.UTC().Format("2006-01-02 15:04")
+}
+
+func at(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") }
+
+func decimal(f float64) string { return strconv.FormatFloat(f, 'f', 0, 64) }
+
+func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+
+func botURL(id int64) string { return "/bots/" + itoa(id) }
+
+func matchURL(id int64) string { return "/matches/" + itoa(id) }
+
+// result sums up a match for lists: the winner, a draw, or its status.
+func result(m store.MatchRow) string {
+	if m.Status != "finished" {
+		return m.Status
+	}
+	for _, p := range m.Players {
+		if p.Outcome == "win" {
+			return p.BotName + " won"
+		}
+	}
+	return "draw"
+}
