@@ -1,0 +1,181 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/broadside/broadside/internal/store"
+)
+
+// TestBrowserBattle drives a double-elimination battle of 8 bots with
+// headless Chromium: an account made organiser with `portal
+// make-organiser` creates the battle through the form, a contestant
+// enters eight bots, the organiser starts it, a real worker plays every
+// bracket match as the results land, and the battle's leaderboard shows
+// the final positions.
+func TestBrowserBattle(t *testing.T) {
+	bs := startPortal(t, 6*time.Minute, "BATTLE_INTERVAL=1s", "LADDER_INTERVAL=off")
+	ctx, base, dbURL := bs.ctx, bs.base, bs.dbURL
+	pool, err := pgxpool.New(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+
+	data, err := zipFolder(filepath.Join("..", "..", "bots", "entelect-go-reference"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zipPath := filepath.Join(t.TempDir(), "gopher.zip")
+	if err := os.WriteFile(zipPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	browser := newBrowser(t, ctx)
+	step := func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(browser, steps...); err != nil {
+			html, _ := chromedp.Run(browser, chromedp.OuterHTML(chromedp.CSS("main")))
+			t.Fatalf("%s: %v\npage: %s", what, err, html)
+		}
+	}
+	account := func(path, user string) chromedp.Action[chromedp.Void] {
+		return chromedp.Steps(
+			chromedp.Navigate(base+path),
+			chromedp.SendKeys(chromedp.CSS(`input[name=username]`), user),
+			chromedp.SendKeys(chromedp.CSS(`input[name=password]`), "correct horse battery"),
+			chromedp.Submit(chromedp.CSS(`input[name=username]`)),
+			chromedp.WaitVisible(`//button[text()="Log out"]`),
+		)
+	}
+	logout := chromedp.Steps(
+		chromedp.Click(`//button[text()="Log out"]`),
+		chromedp.WaitVisible(`//a[text()="Log in"]`),
+	)
+
+	step("olga registers", account("/register", "olga"), logout)
+	if code := run(ctx, []string{"make-organiser", "olga"}, bs.getenv, io.Discard, os.Stderr); code != 0 {
+		t.Fatalf("make-organiser: exit %d", code)
+	}
+	step("ann registers and uploads a bot", account("/register", "ann"),
+		chromedp.Navigate(base+"/bots/new"),
+		chromedp.SendKeys(chromedp.CSS(`input[name=name]`), "Gopher 1"),
+		chromedp.SetUploadFiles(chromedp.CSS(`input[name=zip]`), []string{zipPath}),
+		chromedp.Submit(chromedp.CSS(`input[name=zip]`)),
+		chromedp.WaitVisible(`//p[contains(., "Version 1 was uploaded")]`),
+	)
+	waitFor(t, ctx, conn, "the build", `SELECT count(*) = 1 FROM bot_versions WHERE build_status IN ('ok', 'failed')`)
+	// Seven more bots share the built artifact: one build keeps the test
+	// about the battle, not about compiling the same bot eight times.
+	st := store.New(pool)
+	var annID int64
+	var artifact string
+	if err := conn.QueryRow(ctx, `SELECT b.owner_id, v.artifact_key FROM bot_versions v JOIN bots b ON b.id = v.bot_id
+		WHERE v.build_status = 'ok'`).Scan(&annID, &artifact); err != nil {
+		t.Fatalf("the upload did not build: %v", err)
+	}
+	for i := 2; i <= 8; i++ {
+		res, err := st.UploadRecord(ctx, store.UploadParams{
+			OwnerID: annID, Name: fmt.Sprintf("Gopher %d", i), Game: "entelect", Language: "Go", BotType: "Golang",
+			Manifest: json.RawMessage(`{"BotType":"Golang","RunFile":"bot"}`), SourceSHA256: "00", SourceSize: int64(len(data)),
+			SourceKey: func(botID int64, n int) string { return fmt.Sprintf("bots/%d/versions/%d/source.zip", botID, n) },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.BotVersionFinishBuild(ctx, res.VersionID, store.BuildResult{OK: true, Log: "copied", ArtifactKey: artifact}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step("ann logs out", logout)
+
+	step("olga creates a battle", account("/login", "olga"),
+		chromedp.Navigate(base+"/battles"),
+		chromedp.Click(`//a[text()="Create a battle"]`),
+		chromedp.WaitVisible(`//h1[text()="New battle"]`),
+		chromedp.SendKeys(chromedp.CSS(`input[name=name]`), "Autumn cup"),
+		chromedp.SetValue(chromedp.CSS(`select[name=format]`), "double_elimination"),
+		chromedp.SetValue(chromedp.CSS(`input[name=map_size]`), "1"),
+		chromedp.SetValue(chromedp.CSS(`input[name=games_per_pairing]`), "1"),
+		chromedp.Click(`//button[text()="Create battle"]`),
+		chromedp.WaitVisible(`//h1[text()="Autumn cup"]`),
+	)
+	battleURL, err := chromedp.Run(browser, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	step("olga logs out", logout)
+	battleURL = strings.Split(battleURL, "?")[0]
+	var battleID int64
+	if _, err := fmt.Sscanf(strings.TrimPrefix(battleURL, base), "/battles/%d", &battleID); err != nil {
+		t.Fatalf("battle created at %q", battleURL)
+	}
+
+	step("ann logs in", account("/login", "ann"))
+	for i := 1; i <= 8; i++ {
+		step(fmt.Sprintf("ann enters bot %d", i),
+			chromedp.Navigate(battleURL),
+			chromedp.Click(`//button[text()="Enter bot"]`),
+			chromedp.WaitVisible(fmt.Sprintf(`//table[contains(@class, "entries")]/tbody[count(tr) = %d]`, i)),
+		)
+	}
+	step("ann logs out", logout)
+	step("olga starts the battle", account("/login", "olga"),
+		chromedp.Navigate(battleURL),
+		chromedp.Click(`//button[text()="Start now"]`),
+		chromedp.WaitVisible(`//dd[@class="battle-status" and text()="running"]`),
+	)
+	waitFor(t, ctx, conn, "the battle to end",
+		fmt.Sprintf(`SELECT status IN ('finished', 'canceled') FROM battles WHERE id = %d`, battleID))
+
+	var failed int
+	_ = conn.QueryRow(ctx, `SELECT count(*) FROM battle_games g JOIN matches m ON m.id = g.match_id
+		WHERE g.battle_id = $1 AND m.status <> 'finished'`, battleID).Scan(&failed)
+	if failed > 0 {
+		t.Errorf("%d battle games did not finish", failed)
+	}
+	step("the battle page", chromedp.Navigate(battleURL), chromedp.WaitVisible(`//h2[text()="Final positions"]`))
+	board, err := chromedp.Run(browser, chromedp.Text(chromedp.CSS(`table.battle-leaderboard tbody`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bracket, err := chromedp.Run(browser, chromedp.Text(chromedp.CSS(`table.bracket`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(bracket, "Grand final") {
+		t.Errorf("bracket lacks the grand final:\n%s", bracket)
+	}
+	rows := strings.Split(strings.TrimSpace(board), "\n")
+	for i := 1; i <= 8; i++ {
+		if !strings.Contains(board, fmt.Sprintf("Gopher %d", i)) {
+			t.Errorf("leaderboard lacks Gopher %d:\n%s", i, board)
+		}
+	}
+	if !strings.HasPrefix(strings.TrimSpace(rows[0]), "1") {
+		t.Errorf("leaderboard does not start with position 1:\n%s", board)
+	}
+	var first, second, placed int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FILTER (WHERE final_position = 1), count(*) FILTER (WHERE final_position = 2),
+		count(final_position) FROM battle_entries WHERE battle_id = $1`, battleID).Scan(&first, &second, &placed); err != nil {
+		t.Fatal(err)
+	}
+	if first != 1 || second != 1 || placed != 8 {
+		t.Errorf("final positions: %d first, %d second, %d placed of 8", first, second, placed)
+	}
+}

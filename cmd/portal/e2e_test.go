@@ -1,0 +1,304 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/jackc/pgx/v5"
+)
+
+// TestBrowserEndToEnd drives the portal with headless Chromium: two users
+// register and upload the Python and Go starter bots through the form, a
+// real worker process builds them in the sandbox, one challenges the
+// other, the match plays, and the result, the replay and the leaderboard
+// show up.
+func TestBrowserEndToEnd(t *testing.T) {
+	bs := startPortal(t, 4*time.Minute)
+	ctx, base, dbURL := bs.ctx, bs.base, bs.dbURL
+
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+
+	dir := t.TempDir()
+	zips := map[string]string{}
+	for _, bot := range []string{"entelect-python3", "entelect-go-reference"} {
+		data, err := zipFolder(filepath.Join("..", "..", "bots", bot))
+		if err != nil {
+			t.Fatal(err)
+		}
+		zips[bot] = filepath.Join(dir, bot+".zip")
+		if err := os.WriteFile(zips[bot], data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	d := newDriver(t, ctx, base)
+	run, get, register := d.run, d.get, d.register
+	upload := func(name, zipPath string) chromedp.Action[chromedp.Void] {
+		return chromedp.Steps(
+			chromedp.Navigate(base+"/bots/new"),
+			chromedp.SendKeys(chromedp.CSS(`input[name=name]`), name),
+			chromedp.SetUploadFiles(chromedp.CSS(`input[name=zip]`), []string{zipPath}),
+			chromedp.Submit(chromedp.CSS(`input[name=zip]`)),
+			chromedp.WaitVisible(`//p[contains(., "Version 1 was uploaded")]`),
+		)
+	}
+	logout := chromedp.Steps(
+		chromedp.Click(`//button[text()="Log out"]`),
+		chromedp.WaitVisible(`//a[text()="Log in"]`),
+	)
+
+	run("ann registers", register("ann"))
+	run("ann uploads the Python bot", upload("Pyro", zips["entelect-python3"]))
+	pyroURL := get("ann's bot page", chromedp.Location())
+	run("ann accepts challenges automatically",
+		chromedp.Navigate(base+"/challenges"),
+		chromedp.Click(`//button[text()="Accept all challenges automatically"]`),
+		chromedp.WaitVisible(`//p[contains(., "now accepted automatically")]`),
+	)
+	run("ann logs out", logout)
+	run("ben registers", register("ben"))
+	run("ben uploads the Go bot", upload("Gopher", zips["entelect-go-reference"]))
+
+	waitFor(t, ctx, conn, "both builds to finish",
+		`SELECT count(*) = 2 FROM bot_versions WHERE build_status IN ('ok', 'failed')`)
+	rows, _ := conn.Query(ctx, `SELECT b.name, v.build_status, v.build_log FROM bot_versions v JOIN bots b ON b.id = v.bot_id`)
+	for rows.Next() {
+		var name, status, log string
+		if err := rows.Scan(&name, &status, &log); err != nil {
+			t.Fatal(err)
+		}
+		if status != "ok" {
+			t.Fatalf("build of %s: %s\n%s", name, status, log)
+		}
+	}
+	rows.Close()
+
+	run("ben challenges Pyro with Gopher",
+		chromedp.Navigate(strings.Split(pyroURL, "?")[0]),
+		chromedp.WaitVisible(`//button[text()="Challenge"]`),
+		chromedp.Click(`//button[text()="Challenge"]`),
+		chromedp.WaitVisible(`//h1[starts-with(., "Match #")]`),
+	)
+	matchURL := get("the match page", chromedp.Location())
+	var matchID int64
+	if _, err := fmt.Sscanf(strings.TrimPrefix(matchURL, base), "/matches/%d", &matchID); err != nil {
+		t.Fatalf("challenge landed on %q", matchURL)
+	}
+	waitFor(t, ctx, conn, "the match to end",
+		fmt.Sprintf(`SELECT status IN ('finished', 'failed') FROM matches WHERE id = %d`, matchID))
+
+	run("the match page after the match", chromedp.Navigate(matchURL))
+	status := get("the match status", chromedp.Text(chromedp.CSS(`.match-status`)))
+	outcomes := get("the match players", chromedp.Text(chromedp.CSS(`tbody`)))
+	if status != "finished" {
+		var msg string
+		_ = conn.QueryRow(ctx, `SELECT error FROM matches WHERE id = $1`, matchID).Scan(&msg)
+		t.Fatalf("match %d: %s: %s", matchID, status, msg)
+	}
+	if !(strings.Contains(outcomes, "win") || strings.Contains(outcomes, "draw")) || !strings.Contains(outcomes, "Pyro") || !strings.Contains(outcomes, "Gopher") {
+		t.Fatalf("match page players:\n%s", outcomes)
+	}
+
+	res, err := http.Get(matchURL + "/replay.zip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("replay download: %d %v", res.StatusCode, err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(replay), int64(len(replay)))
+	if err != nil {
+		t.Fatalf("replay is not a zip: %v", err)
+	}
+	rounds := map[string]bool{}
+	for _, f := range zr.File {
+		if i := strings.Index(f.Name, "Phase "); i >= 0 {
+			rounds[strings.SplitN(f.Name[i:], "/", 2)[0]] = true
+		}
+	}
+	if !rounds["Phase 1 - Round 0"] || len(rounds) < 3 {
+		t.Fatalf("replay round folders: %v", rounds)
+	}
+
+	run("the leaderboard", chromedp.Navigate(base+"/leaderboard"))
+	board := get("the leaderboard table", chromedp.Text(chromedp.CSS(`table`)))
+	for _, want := range []string{"Pyro", "Gopher", "ann", "ben", "Rating"} {
+		if !strings.Contains(board, want) {
+			t.Errorf("leaderboard lacks %q:\n%s", want, board)
+		}
+	}
+}
+
+// newBrowser starts headless Chromium for the test.
+func newBrowser(t *testing.T, ctx context.Context) context.Context {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath("/usr/bin/chromium"),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.UserDataDir(t.TempDir()),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelBrowser(); cancelAlloc() })
+	return bctx
+}
+
+// driver runs a browser test's steps in headless Chromium; a failing step
+// fails the test with the page's main content.
+type driver struct {
+	t       *testing.T
+	browser context.Context
+	base    string
+}
+
+func newDriver(t *testing.T, ctx context.Context, base string) driver {
+	return driver{t: t, browser: newBrowser(t, ctx), base: base}
+}
+
+func (d driver) fail(what string, err error) {
+	d.t.Helper()
+	html, _ := chromedp.Run(d.browser, chromedp.OuterHTML(chromedp.CSS("main")))
+	d.t.Fatalf("%s: %v\npage: %s", what, err, html)
+}
+
+func (d driver) run(what string, steps ...chromedp.Action[chromedp.Void]) {
+	d.t.Helper()
+	if err := chromedp.Do(d.browser, steps...); err != nil {
+		d.fail(what, err)
+	}
+}
+
+func (d driver) get(what string, a chromedp.Action[string]) string {
+	d.t.Helper()
+	v, err := chromedp.Run(d.browser, a)
+	if err != nil {
+		d.fail(what, err)
+	}
+	return v
+}
+
+// register signs a new user up; the account page follows.
+func (d driver) register(user string) chromedp.Action[chromedp.Void] {
+	return d.account("/register", user, `//h2[text()="API tokens"]`)
+}
+
+// login signs user in.
+func (d driver) login(user string) chromedp.Action[chromedp.Void] {
+	return d.account("/login", user, `//button[text()="Log out"]`)
+}
+
+func (d driver) account(path, user, landing string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		chromedp.Navigate(d.base+path),
+		chromedp.SendKeys(chromedp.CSS(`input[name=username]`), user),
+		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), "correct horse battery"),
+		chromedp.Submit(chromedp.CSS(`input[name=username]`)),
+		chromedp.WaitVisible(landing),
+	)
+}
+
+// browserSetup is where every browser test starts: the portal serving on
+// a free port and a real worker process, both on a fresh database.
+type browserSetup struct {
+	ctx    context.Context
+	base   string
+	dbURL  string
+	getenv func(string) string
+}
+
+// startPortal boots the portal and a worker (with workerEnv added to its
+// environment) for a browser test that may last up to timeout; both stop
+// when the test ends. It skips the test in -short mode.
+func startPortal(t *testing.T, timeout time.Duration, workerEnv ...string) browserSetup {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	getenv, dbURL := testEnv(t)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
+	cfg, err := parseConfig(getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewMain(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err := m.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	startWorker(t, ctx, dbURL, cfg.BlobURL, workerEnv...)
+	return browserSetup{ctx: ctx, base: "http://" + m.Addr(), dbURL: dbURL, getenv: getenv}
+}
+
+// startWorker builds cmd/worker and runs it against the test's database
+// and blob store until the test ends; env adds settings (NAME=value).
+func startWorker(t *testing.T, ctx context.Context, dbURL, blobURL string, env ...string) {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "worker")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "../worker")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build worker: %v\n%s", err, out)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	cmd := exec.CommandContext(wctx, bin)
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "BLOB_URL="+blobURL, "SANDBOX=required",
+		"WORKER_CONCURRENCY=2", "LOG_LEVEL=info")
+	cmd.Env = append(cmd.Env, env...)
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 20 * time.Second
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start worker: %v", err)
+	}
+	t.Cleanup(func() {
+		stop()
+		_ = cmd.Wait()
+		if t.Failed() {
+			t.Logf("worker log:\n%s", logs.String())
+		}
+	})
+}
+
+// waitFor polls a boolean query until it holds.
+func waitFor(t *testing.T, ctx context.Context, conn *pgx.Conn, what, query string) {
+	t.Helper()
+	for {
+		var ok bool
+		if err := conn.QueryRow(ctx, query).Scan(&ok); err != nil && err != pgx.ErrNoRows {
+			t.Fatalf("wait for %s: %v", what, err)
+		}
+		if ok {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("gave up waiting for %s", what)
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
