@@ -1,5 +1,8 @@
 # The two commands of the README: `make run` and `make test`.
-.PHONY: run test build generate fmt vet bench
+.PHONY: run test build generate fmt vet bench bench-leaderboard e2e
+
+# templ renders web/page/*.templ into the committed *_templ.go files.
+TEMPL ?= $(shell command -v templ 2>/dev/null || echo $(shell go env GOPATH)/bin/templ)
 
 run:
 	scripts/run.sh
@@ -11,7 +14,7 @@ build:
 	go build -o bin/ ./cmd/...
 
 generate:
-	templ generate
+	$(TEMPL) generate -path web
 
 fmt:
 	gofmt -l -w $$(git ls-files '*.go' | grep -v '_templ.go$$')
@@ -21,3 +24,11 @@ vet:
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./internal/...
+
+# Leaderboard page under load: 10,000 bots, 1,000,000 matches.
+bench-leaderboard:
+	scripts/bench-leaderboard.sh
+
+# The browser test alone: register, upload, build, challenge, replay.
+e2e:
+	go test -count=1 -run TestBrowserEndToEnd -v ./cmd/portal

@@ -34,5 +34,7 @@ bin/worker &
 pids+=($!)
 bin/portal &
 pids+=($!)
-echo "run: portal on http://localhost${ADDR:-:8080} (database $DATABASE_URL)" >&2
+addr=${ADDR:-:8080}
+[ "${addr#:}" != "$addr" ] && addr=localhost$addr
+echo "run: portal on http://$addr (database $DATABASE_URL)" >&2
 wait -n "${pids[@]}"

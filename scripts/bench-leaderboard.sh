@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Leaderboard benchmark: a fresh database with 10,000 bots and 1,000,000
+# matches (scripts/bench-seed.sql), the portal on loopback, and
+# scripts/loadgen against /leaderboard. Needs a PostgreSQL server:
+# BENCH_ADMIN_URL (default TEST_DATABASE_URL, else the local one).
+# Usage: scripts/bench-leaderboard.sh [loadgen flags, e.g. -c 16 -d 20s]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+admin=${BENCH_ADMIN_URL:-${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}}
+db=broadside_bench
+url=${admin/\/postgres\?/\/$db?}
+addr=${BENCH_ADDR:-127.0.0.1:18080}
+
+mkdir -p bin data
+go build -o bin/ ./cmd/portal
+go build -o bin/loadgen ./scripts/loadgen
+
+if [ "$(psql "$admin" -tAc "SELECT 1 FROM pg_database WHERE datname = '$db'")" != 1 ]; then
+  echo "bench: creating and seeding $db (about a minute)" >&2
+  psql "$admin" -qc "CREATE DATABASE $db"
+  DATABASE_URL=$url bin/portal migrate
+  psql "$url" -q -v ON_ERROR_STOP=1 -f scripts/bench-seed.sql
+fi
+psql "$url" -tAc "SELECT 'bench: ' || (SELECT count(*) FROM bots) || ' bots, ' || (SELECT count(*) FROM matches) || ' matches'" >&2
+
+DATABASE_URL=$url ADDR=$addr BLOB_URL=file://$PWD/data/bench-blobs LOG_LEVEL=warn bin/portal &
+portal=$!
+trap 'kill -TERM $portal; wait $portal || true' EXIT
+for _ in $(seq 50); do curl -fs "http://$addr/healthz" >/dev/null && break; sleep 0.2; done
+
+for page in "/leaderboard" "/leaderboard?page=100"; do
+  bin/loadgen -url "http://$addr$page" "$@"
+done
