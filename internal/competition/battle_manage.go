@@ -41,6 +41,13 @@ type BattleParams struct {
 // Validate checks the fields against the platform's rules; games lists
 // the games that may host battles. Its error is a refusal to show.
 func (p *BattleParams) Validate(now time.Time, games []string) error {
+	return p.validate(now, games, nil)
+}
+
+// validate checks p as new settings of battle was, or of a new battle when
+// was is nil. An edited battle may keep an entry deadline that has passed
+// while it waits for its start time, but times it moves must be to come.
+func (p *BattleParams) validate(now time.Time, games []string, was *store.Battle) error {
 	p.Name = strings.TrimSpace(p.Name)
 	var msgs []string
 	if p.Name == "" || utf8.RuneCountInString(p.Name) > 80 {
@@ -72,15 +79,30 @@ func (p *BattleParams) Validate(now time.Time, games []string) error {
 	switch {
 	case p.StartAt.IsZero() || p.EntryDeadline.IsZero():
 		msgs = append(msgs, "Give both a start time and an entry deadline.")
-	case !p.EntryDeadline.After(now):
+	case !p.EntryDeadline.After(now) && (was == nil || !sameMinute(p.EntryDeadline, was.EntryDeadline)):
 		msgs = append(msgs, "The entry deadline is in the past; choose a time to come.")
 	case p.StartAt.Before(p.EntryDeadline):
 		msgs = append(msgs, "The battle cannot start before its entry deadline.")
+	case was != nil && !p.StartAt.After(now) && !sameMinute(p.StartAt, was.StartAt):
+		msgs = append(msgs, "The start time is in the past; choose a time to come, or start the battle now.")
 	}
 	if len(msgs) > 0 {
 		return refuse("%s", strings.Join(msgs, " "))
 	}
 	return nil
+}
+
+// sameMinute reports whether a form's time (whole minutes) is the stored
+// time t as the form shows it.
+func sameMinute(form, t time.Time) bool { return form.Equal(t.Truncate(time.Minute)) }
+
+// storeParams are the settings as the store records them.
+func (p *BattleParams) storeParams(organiserID int64) store.BattleCreateParams {
+	return store.BattleCreateParams{
+		Name: p.Name, OrganiserID: organiserID, Format: p.Format, Game: p.Game, MapSize: p.MapSize,
+		GamesPerPairing: p.GamesPerPairing, SwissRounds: p.SwissRounds, StartAt: p.StartAt,
+		EntryDeadline: p.EntryDeadline, ResultsHidden: p.ResultsHidden, Seed: p.Seed,
+	}
 }
 
 func contains(list []string, v string) bool {
@@ -115,11 +137,7 @@ func (s *Service) CreateBattle(ctx context.Context, actorID int64, p BattleParam
 	var id int64
 	err := s.store.InTx(ctx, func(_ pgx.Tx, st *store.Store) error {
 		var err error
-		id, err = st.BattleCreate(ctx, store.BattleCreateParams{
-			Name: p.Name, OrganiserID: actorID, Format: p.Format, Game: p.Game, MapSize: p.MapSize,
-			GamesPerPairing: p.GamesPerPairing, SwissRounds: p.SwissRounds, StartAt: p.StartAt,
-			EntryDeadline: p.EntryDeadline, ResultsHidden: p.ResultsHidden, Seed: p.Seed,
-		})
+		id, err = st.BattleCreate(ctx, p.storeParams(actorID))
 		if err != nil {
 			return err
 		}

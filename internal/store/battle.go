@@ -63,6 +63,25 @@ func (s *Store) BattleCreate(ctx context.Context, p BattleCreateParams) (int64, 
 	return id, nil
 }
 
+// BattleUpdate changes a battle's settings to those of p; its organiser
+// and seed stay as they were. The caller checks that the battle has not
+// started, holding its row (BattleGetForUpdate).
+func (s *Store) BattleUpdate(ctx context.Context, id int64, p BattleCreateParams) error {
+	tag, err := s.db.Exec(ctx, `
+		UPDATE battles SET name = $2, format = $3, game = $4, map_size = $5, games_per_pairing = $6,
+		       swiss_rounds = $7, start_at = $8, entry_deadline = $9, results_hidden = $10
+		WHERE id = $1`,
+		id, p.Name, p.Format, p.Game, p.MapSize, p.GamesPerPairing, p.SwissRounds,
+		p.StartAt, p.EntryDeadline, p.ResultsHidden)
+	if err != nil {
+		return fmt.Errorf("store: update battle %d: %w", id, interpretError(err))
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("store: update battle %d: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
 const battleSelect = `
 	SELECT b.id, b.name, b.organiser_id, b.format, b.game, b.map_size, b.games_per_pairing, b.swiss_rounds,
 	       b.start_at, b.entry_deadline, b.status, b.results_hidden, b.released, b.seed,

@@ -71,20 +71,31 @@ func (h *Handler) battleNewForm(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) battleCreate(w http.ResponseWriter, r *http.Request) {
-	v := h.battleFormView(r)
-	v.Name, v.Format, v.Game = r.PostFormValue("name"), r.PostFormValue("format"), r.PostFormValue("game")
-	v.MapSize, v.GamesPerPairing, v.SwissRounds = r.PostFormValue("map_size"), r.PostFormValue("games_per_pairing"), r.PostFormValue("swiss_rounds")
-	v.StartAt, v.EntryDeadline = r.PostFormValue("start_at"), r.PostFormValue("entry_deadline")
-	v.Hidden = r.PostFormValue("results_hidden") != ""
+	v := readBattleForm(r, h.battleFormView(r))
 	p, err := parseBattleForm(v)
 	if err == nil {
 		var id int64
 		id, err = h.battleService().CreateBattle(r.Context(), sessionFrom(r).User.ID, p, h.cfg.Games)
 		if err == nil {
-			http.Redirect(w, r, "/battles/"+strconv.FormatInt(id, 10), http.StatusSeeOther)
+			http.Redirect(w, r, battlePath(id), http.StatusSeeOther)
 			return
 		}
 	}
+	h.battleFormFail(w, r, v, err)
+}
+
+// readBattleForm puts the posted battle form's fields in v.
+func readBattleForm(r *http.Request, v page.BattleFormView) page.BattleFormView {
+	v.Name, v.Format, v.Game = r.PostFormValue("name"), r.PostFormValue("format"), r.PostFormValue("game")
+	v.MapSize, v.GamesPerPairing, v.SwissRounds = r.PostFormValue("map_size"), r.PostFormValue("games_per_pairing"), r.PostFormValue("swiss_rounds")
+	v.StartAt, v.EntryDeadline = r.PostFormValue("start_at"), r.PostFormValue("entry_deadline")
+	v.Hidden = r.PostFormValue("results_hidden") != ""
+	return v
+}
+
+// battleFormFail shows the battle form again with a refusal, as typed;
+// anything else, organisers-only included, is an error page.
+func (h *Handler) battleFormFail(w http.ResponseWriter, r *http.Request, v page.BattleFormView, err error) {
 	var ue *userError
 	if err = battleError(err); errors.As(err, &ue) && ue.status != http.StatusForbidden {
 		v.Error = ue.msg
@@ -195,7 +206,7 @@ func (h *Handler) battleAct(w http.ResponseWriter, r *http.Request, act func(svc
 		h.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, "/battles/"+strconv.FormatInt(id, 10), http.StatusSeeOther)
+	http.Redirect(w, r, battlePath(id), http.StatusSeeOther)
 }
 
 func formBotID(r *http.Request) int64 {

@@ -24,6 +24,42 @@ func battleForm(name string) url.Values {
 	}
 }
 
+// organiser registers olga, an organiser, and returns her browser.
+func (b *testBundle) organiser(t *testing.T) *browser {
+	t.Helper()
+	org := b.browser(t)
+	org.register("olga")
+	b.makeOrganiser(t, "olga")
+	return org
+}
+
+// badBattleForm is a battle form with one field wrong and the message
+// that refuses it.
+type badBattleForm struct {
+	name  string
+	field string
+	value string
+	want  string
+}
+
+// badBattleForms are the refusals of the battle form, creating or editing.
+func badBattleForms() []badBattleForm {
+	past := time.Now().UTC().Add(-time.Hour).Format("2006-01-02T15:04")
+	return []badBattleForm{
+		{"deadline in the past", "entry_deadline", past, "entry deadline is in the past"},
+		{"start before the deadline", "start_at", past, "cannot start before its entry deadline"},
+		{"no name", "name", "  ", "Give the battle a name"},
+		{"unknown format", "format", "knockout", "Choose a format"},
+		{"Hit and Sunk is a free-for-all", "game", "hitandsunk", "free-for-alls of all entrants"},
+		{"free-for-all needs Hit and Sunk", "format", "free_for_all", "Only Hit and Sunk battles"},
+		{"no games", "games_per_pairing", "0", "between 1 and 99"},
+		{"negative Swiss rounds", "swiss_rounds", "-1", "Swiss rounds must be between"},
+		{"map size out of range", "map_size", "7", "map size"},
+		{"malformed time", "start_at", "tomorrow", "must be a date and time"},
+		{"unknown game", "game", "chess", "Choose one of the games"},
+	}
+}
+
 func (b *testBundle) makeOrganiser(t *testing.T, name string) {
 	t.Helper()
 	if _, err := b.st.DB().Exec(b.ctx, `UPDATE users SET role = 'organiser' WHERE username = $1`, name); err != nil {
@@ -45,6 +81,18 @@ func createBattle(t *testing.T, br *browser, form url.Values) int64 {
 	return id
 }
 
+// battleAct posts one action (enter, withdraw, start…) on battle id from
+// its page; botID is left out when zero.
+func battleAct(br *browser, id int64, action string, botID int64) response {
+	br.t.Helper()
+	path := fmt.Sprintf("/battles/%d", id)
+	form := url.Values{"csrf_token": {br.token(path)}}
+	if botID != 0 {
+		form.Set("bot_id", fmt.Sprint(botID))
+	}
+	return br.post(path+"/"+action, form)
+}
+
 func (b *testBundle) battleStatus(t *testing.T, id int64) string {
 	t.Helper()
 	var s string
@@ -58,9 +106,7 @@ func (b *testBundle) battleStatus(t *testing.T, id int64) string {
 // (issue 4, item 3 and the authorization tests).
 func TestBattleAuthorization(t *testing.T) {
 	b := setup(t, nil)
-	org := b.browser(t)
-	org.register("olga")
-	b.makeOrganiser(t, "olga")
+	org := b.organiser(t)
 	ann := b.browser(t)
 	ann.register("ann")
 
@@ -102,28 +148,8 @@ func TestBattleAuthorization(t *testing.T) {
 // battle is recorded (issue 4, bad input).
 func TestBattleBadInput(t *testing.T) {
 	b := setup(t, nil)
-	org := b.browser(t)
-	org.register("olga")
-	b.makeOrganiser(t, "olga")
-	past := time.Now().UTC().Add(-time.Hour).Format("2006-01-02T15:04")
-	cases := []struct {
-		name  string
-		field string
-		value string
-		want  string
-	}{
-		{"deadline in the past", "entry_deadline", past, "entry deadline is in the past"},
-		{"start before the deadline", "start_at", past, "cannot start before its entry deadline"},
-		{"no name", "name", "  ", "Give the battle a name"},
-		{"unknown format", "format", "knockout", "Choose a format"},
-		{"Hit and Sunk is a free-for-all", "game", "hitandsunk", "free-for-alls of all entrants"},
-		{"free-for-all needs Hit and Sunk", "format", "free_for_all", "Only Hit and Sunk battles"},
-		{"no games", "games_per_pairing", "0", "between 1 and 99"},
-		{"map size out of range", "map_size", "7", "map size"},
-		{"malformed time", "start_at", "tomorrow", "must be a date and time"},
-		{"unknown game", "game", "chess", "Choose one of the games"},
-	}
-	for _, c := range cases {
+	org := b.organiser(t)
+	for _, c := range badBattleForms() {
 		form := battleForm("Cup")
 		form.Set(c.field, c.value)
 		res := org.post("/battles/new", form)
@@ -141,9 +167,7 @@ func TestBattleBadInput(t *testing.T) {
 // every pairing's games (issue 4, item 3).
 func TestBattleEntryAndStart(t *testing.T) {
 	b := setup(t, nil)
-	org := b.browser(t)
-	org.register("olga")
-	b.makeOrganiser(t, "olga")
+	org := b.organiser(t)
 	ann, ben := b.browser(t), b.browser(t)
 	ann.register("ann")
 	ben.register("ben")
@@ -151,9 +175,7 @@ func TestBattleEntryAndStart(t *testing.T) {
 	benBot, _ := b.builtBot(t, b.userID(t, "ben"), "Gopher")
 	id := createBattle(t, org, battleForm("Spring cup"))
 	path := fmt.Sprintf("/battles/%d", id)
-	enter := func(br *browser, bot int64) response {
-		return br.post(path+"/enter", url.Values{"bot_id": {fmt.Sprint(bot)}, "csrf_token": {br.token(path)}})
-	}
+	enter := func(br *browser, bot int64) response { return battleAct(br, id, "enter", bot) }
 
 	if res := enter(ann, annBot); res.status != http.StatusSeeOther {
 		t.Fatalf("ann enters: status %d: %s", res.status, res.body)
@@ -229,9 +251,7 @@ func TestBattleEntryAndStart(t *testing.T) {
 // match lists, until the organiser releases them (issue 4, item 3).
 func TestBattleHiddenResults(t *testing.T) {
 	b := setup(t, nil)
-	org := b.browser(t)
-	org.register("olga")
-	b.makeOrganiser(t, "olga")
+	org := b.organiser(t)
 	ann := b.browser(t)
 	ann.register("ann")
 	annBot, _ := b.builtBot(t, b.userID(t, "ann"), "Pyro")

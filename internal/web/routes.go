@@ -60,6 +60,7 @@ func (h *Handler) Routes() http.Handler {
 		r.Get("/matches/{id}/replay.zip", h.replayDownload)
 		r.Get("/battles", h.battles)
 		r.With(h.requireUser).Get("/battles/new", h.battleNewForm)
+		r.With(h.requireUser).Get("/battles/{id}/edit", h.battleEditForm)
 		r.Get("/battles/{id}", h.battlePage)
 		r.Group(func(r chi.Router) {
 			r.Use(h.requireUser)
@@ -78,6 +79,7 @@ func (h *Handler) Routes() http.Handler {
 			r.Post("/clans/{id}/key", h.clanAction(h.clanNewKey))
 			r.Post("/clans/{id}/promote", h.clanAction(h.clanPromote))
 			r.Post("/battles/new", h.battleCreate)
+			r.Post("/battles/{id}/edit", h.battleEdit)
 			r.Post("/battles/{id}/enter", h.battleEnter)
 			r.Post("/battles/{id}/withdraw", h.battleWithdraw)
 			r.Post("/battles/{id}/start", h.battleStart)
