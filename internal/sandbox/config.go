@@ -23,6 +23,11 @@ type BwrapConfig struct {
 	// DiskBytes bounds how much a command may grow the file systems of its
 	// writable mounts; zero means 256 MiB, negative means no bound.
 	DiskBytes int64
+	// SessionDiskBytes bounds how much all the commands of one Session (a
+	// bot's turns in one match) may write to its writable mounts together;
+	// zero means 1 GiB, negative means no bound. Past it, the command
+	// writing is killed and the session runs no more commands.
+	SessionDiskBytes int64
 	// DiskFiles bounds how many files and folders a command may add to its
 	// writable mounts; zero means 100,000, negative means no bound. Builds
 	// that install many packages may need more.

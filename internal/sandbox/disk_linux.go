@@ -16,6 +16,9 @@ import (
 // defaultDiskBytes is BwrapConfig.DiskBytes when zero.
 const defaultDiskBytes = 256 << 20
 
+// defaultSessionDiskBytes is BwrapConfig.SessionDiskBytes when zero.
+const defaultSessionDiskBytes = 1 << 30
+
 // defaultDiskFiles is BwrapConfig.DiskFiles when zero: empty files cost no
 // bytes but use up inodes.
 const defaultDiskFiles = 100_000
@@ -56,25 +59,27 @@ func fileClock() unix.Timespec {
 // writer cannot hide its first writes in a baseline. A file that existed
 // before counts whole once changed; RLIMIT_FSIZE keeps that bounded. What
 // other commands write elsewhere on the same file system never counts.
-func (b *Bwrap) diskWatch(mounts []Mount, since unix.Timespec) func() string {
+//
+// spent is what the command's session wrote before it (negative outside a
+// session): the command is also stopped when the two together are over
+// the session's bound.
+func (b *Bwrap) diskWatch(mounts []Mount, since unix.Timespec, spent int64) func() string {
 	limit := b.cfg.DiskBytes
 	if limit == 0 {
 		limit = defaultDiskBytes
+	}
+	sessionLimit := b.sessionDiskLimit()
+	if spent < 0 {
+		sessionLimit = -1
 	}
 	maxFiles := b.cfg.DiskFiles
 	if maxFiles == 0 {
 		maxFiles = defaultDiskFiles
 	}
-	if limit < 0 && maxFiles < 0 {
+	if limit < 0 && maxFiles < 0 && sessionLimit < 0 {
 		return nil
 	}
-	var dirs []string
-	for _, m := range mounts {
-		if m.Writable {
-			dirs = append(dirs, filepath.Clean(m.Source))
-		}
-	}
-	dirs = outermost(dirs)
+	dirs := writableDirs(mounts)
 	if len(dirs) == 0 {
 		return nil
 	}
@@ -84,16 +89,36 @@ func (b *Bwrap) diskWatch(mounts []Mount, since unix.Timespec) func() string {
 		if start.Before(next) {
 			return ""
 		}
-		u := measureSince(dirs, since, limit, maxFiles)
+		walkLimit := limit
+		if sessionLimit >= 0 && (walkLimit < 0 || sessionLimit-spent < walkLimit) {
+			walkLimit = max(sessionLimit-spent, 0)
+		}
+		u := measureSince(dirs, since, walkLimit, maxFiles)
 		next = start.Add(max(diskPoll, 4*time.Since(start)))
 		switch {
 		case limit >= 0 && u.bytes > limit:
 			return fmt.Sprintf("wrote more than %d bytes to its folders", limit)
+		case sessionLimit >= 0 && spent+u.bytes > sessionLimit:
+			return sessionDiskReason(sessionLimit)
 		case maxFiles >= 0 && u.files > maxFiles:
 			return fmt.Sprintf("created more than %d files in its folders", maxFiles)
 		}
 		return ""
 	}
+}
+
+// sessionDiskLimit is the configured bound on what a session's commands
+// write together; negative means none.
+func (b *Bwrap) sessionDiskLimit() int64 {
+	if b.cfg.SessionDiskBytes == 0 {
+		return defaultSessionDiskBytes
+	}
+	return b.cfg.SessionDiskBytes
+}
+
+// sessionDiskReason says why a session's command was stopped or not run.
+func sessionDiskReason(limit int64) string {
+	return fmt.Sprintf("wrote more than %d bytes to its folders over the session", limit)
 }
 
 // measureSince sums what was written under dirs at or after since, without
@@ -132,6 +157,18 @@ func measureSince(dirs []string, since unix.Timespec, maxBytes int64, maxFiles i
 		})
 	}
 	return u
+}
+
+// writableDirs lists the host folders of the writable mounts, none inside
+// another.
+func writableDirs(mounts []Mount) []string {
+	var dirs []string
+	for _, m := range mounts {
+		if m.Writable {
+			dirs = append(dirs, filepath.Clean(m.Source))
+		}
+	}
+	return outermost(dirs)
 }
 
 // outermost drops the folders that lie inside another of them, so nothing

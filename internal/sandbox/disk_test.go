@@ -62,7 +62,7 @@ func TestDiskWatch(t *testing.T) {
 			// A file clock tick later, as when a command starts after the
 			// engine wrote its files.
 			time.Sleep(30 * time.Millisecond)
-			w := b.diskWatch([]Mount{{Source: own, Writable: true}, {Source: filepath.Join(own, "sub"), Writable: true}, {Source: "/usr"}}, fileClock())
+			w := b.diskWatch([]Mount{{Source: own, Writable: true}, {Source: filepath.Join(own, "sub"), Writable: true}, {Source: "/usr"}}, fileClock(), -1)
 			tc.write(own, other)
 			got := w()
 			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {

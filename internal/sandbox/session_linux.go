@@ -49,6 +49,8 @@ type Session struct {
 	// stages back the PerCommand mounts (root only).
 	stages []stage
 	stats  SessionStats
+	// disk bounds what all the commands write together; nil: no bound.
+	disk *sessionDisk
 }
 
 // SessionStats counts a session's commands, for the worker's logs: many
@@ -83,6 +85,9 @@ func (b *Bwrap) NewSession(mounts []Mount, limits Limits) (*Session, error) {
 		if !m.PerCommand {
 			s.mounts = append(s.mounts, m)
 		}
+	}
+	if b.sessionDiskLimit() >= 0 {
+		s.disk = &sessionDisk{start: fileClock(), own: writableDirs(s.mounts)}
 	}
 	c.Mounts, s.stages = newStages(c.Mounts)
 	c.Mounts = append(c.Mounts, Mount{Source: exe, Target: supervisorPath})
@@ -199,6 +204,17 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 		return Result{}, err
 	}
 	s.stats.Commands++
+	// Read before the command starts: whatever it writes is stamped later.
+	since, spent := fileClock(), int64(-1)
+	if s.disk != nil {
+		s.disk.settle()
+		limit := s.b.sessionDiskLimit()
+		if s.disk.spent > limit {
+			return Result{ExitCode: -1, Stderr: []byte("sandbox: not run: earlier commands " + sessionDiskReason(limit) + "\n")}, nil
+		}
+		spent = s.disk.spent
+		defer s.disk.account(c.Mounts, since, limit)
+	}
 	placed, ok := s.place(c.Mounts)
 	if s.broken || c.Network || !ok {
 		return s.b.Run(ctx, s.fresh(c))
@@ -230,8 +246,7 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("sandbox: %w", err)
 	}
-	// Read before the command starts: whatever it writes is stamped later.
-	disk := s.b.diskWatch(visible, fileClock())
+	disk := s.b.diskWatch(visible, since, spent)
 	start := time.Now()
 	if _, err := s.in.Write(append(data, '\n')); err != nil {
 		s.breakSession()
