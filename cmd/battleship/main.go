@@ -128,6 +128,17 @@ func play(ctx context.Context, c config, stdin io.Reader, stdout, stderr io.Writ
 	if c.pretty {
 		opts.Pretty = stdout
 	}
+	if c.debug {
+		// The rule set shows the bot's output with --pretty or --clog only;
+		// without them the prompt at least says why the match halted. It
+		// goes to stderr, so that with --json the summary stays stdout's
+		// last line.
+		prompt := "Press Enter to continue."
+		if !c.pretty && !c.clog {
+			prompt = "A bot wrote to stderr (--clog shows what). " + prompt
+		}
+		opts.Halt = func(ctx context.Context) error { return waitForEnter(ctx, in, stderr, prompt) }
+	}
 	sum, err := match.Match{RuleSet: rs, Bots: seats, Options: opts, Calibrator: cal}.Play(ctx)
 	if err != nil {
 		return err
@@ -148,6 +159,27 @@ func play(ctx context.Context, c config, stdin io.Reader, stdout, stderr io.Writ
 		_, _ = in.ReadString('\n')
 	}
 	return nil
+}
+
+// waitForEnter is --debug's halt: it prints prompt on w and returns once a
+// line (or the end of input) is read from in, the reader console players
+// share, or when ctx ends. At the end of input it returns at once, so
+// scripts never hang.
+func waitForEnter(ctx context.Context, in *bufio.Reader, w io.Writer, prompt string) error {
+	fmt.Fprintln(w, prompt)
+	read := make(chan struct{})
+	go func() {
+		// After a cancellation this read may outlive the wait; the match is
+		// ending then and nothing else reads stdin.
+		_, _ = in.ReadString('\n')
+		close(read)
+	}()
+	select {
+	case <-read:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // newRunner returns the bubblewrap runner when asked for and enforceable

@@ -214,6 +214,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 	t.Run("bad bots", func(t *testing.T) { testBadBots(t, k) })
+	t.Run("debug halts", func(t *testing.T) { testDebugHalt(t, k) })
 	// The remaining cases play the (native, quick) reference bot against
 	// itself.
 	const ref = "entelect-go-reference"

@@ -5,7 +5,10 @@
 package game
 
 import (
+	"bytes"
+	"cmp"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"time"
@@ -77,8 +80,17 @@ type Options struct {
 	// Tournament hides everything that could leak between the players during
 	// the match and writes the remaining files at its end.
 	Tournament bool
-	// Debug halts on bot stderr output (local command only).
+	// Debug halts on bot stderr output (local command only): when a bot
+	// writes more than white space to stderr, the rule set shows it where
+	// the user is watching (Pretty, else EngineLog) and calls Halt. See
+	// DebugStderr.
 	Debug bool
+	// Halt, when set, is called in debug mode after a bot's stderr output
+	// was shown; it returns when the user wants the match to go on. The
+	// rule set has no terminal of its own, so the caller decides how to
+	// wait (the local command waits for Enter). An error, normally the
+	// context's, ends the match as a cancellation does.
+	Halt func(ctx context.Context) error
 	// Runner starts bot processes: confined by bubblewrap in the portal, and
 	// optionally in the local command.
 	Runner sandbox.Runner
@@ -88,6 +100,26 @@ type Options struct {
 	Pretty io.Writer
 	// Logger receives operational messages.
 	Logger *slog.Logger
+}
+
+// DebugStderr is what Debug means in every rule set whose bots have a
+// stderr: when stderr holds more than white space, the text formatted from
+// format and args is written to Pretty, else EngineLog, and then Halt is
+// called. It returns Halt's error; it does nothing without Debug.
+func (o Options) DebugStderr(ctx context.Context, stderr []byte, format string, args ...any) error {
+	if !o.Debug || len(bytes.TrimSpace(stderr)) == 0 {
+		return nil
+	}
+	if w := cmp.Or[io.Writer](o.Pretty, o.EngineLog); w != nil {
+		fmt.Fprintf(w, format, args...)
+	}
+	if o.Halt == nil {
+		return nil
+	}
+	if err := o.Halt(ctx); err != nil {
+		return fmt.Errorf("halted on bot stderr: %w", err)
+	}
+	return nil
 }
 
 // Summary is how a match ended. Its JSON form is the stable `--json`

@@ -94,9 +94,9 @@ func (p *player) request(ctx context.Context, payload []byte, opts game.Options)
 	p.log.Printf("reply after %s: %s\n", res.Wall.Round(time.Millisecond), bytes.TrimSpace(res.Stdout))
 	if len(bytes.TrimSpace(res.Stderr)) > 0 {
 		p.log.Printf("stderr:\n%s\n", res.Stderr)
-		if opts.Debug && opts.Pretty != nil {
-			fmt.Fprintf(opts.Pretty, "Bot %s wrote to stderr:\n%s\n", p.key, res.Stderr)
-		}
+	}
+	if err := opts.DebugStderr(ctx, res.Stderr, "Bot %s wrote to stderr:\n%s\n", p.key, res.Stderr); err != nil {
+		return nil, fmt.Errorf("request %d of %s: %w", p.runs, p.key, err)
 	}
 	switch {
 	case res.TimedOut:

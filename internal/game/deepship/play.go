@@ -1,6 +1,7 @@
 package deepship
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -63,6 +64,9 @@ type round struct {
 	players [2]*player
 	replay  Replay
 	turns   int
+	// haltErr is the first error of the debug halt; the round ends on it
+	// at the next game, as on a cancelled context.
+	haltErr error
 }
 
 // Play runs one round: three games between the same two processes, the
@@ -84,6 +88,15 @@ func (ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) (*g
 		if p.runner == nil {
 			p.runner = opts.Runner
 		}
+		// A process's stderr is only complete once it has ended (it is
+		// restarted or the round is over), so that is when debug mode
+		// shows it and halts.
+		p.onStderr = func(stderr string) {
+			err := opts.DebugStderr(ctx, []byte(stderr), "Bot %s wrote to stderr:\n%s\n", p.key, stderr)
+			if m.haltErr == nil {
+				m.haltErr = err
+			}
+		}
 		if p.runner == nil && b.Console == nil && b.LoadError == nil {
 			return nil, fmt.Errorf("deepship: no runner for bot %s", p.key)
 		}
@@ -96,6 +109,9 @@ func (ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) (*g
 	err := m.play(ctx)
 	for _, p := range m.players {
 		p.stop("round over")
+	}
+	if err == nil {
+		err = m.haltErr
 	}
 	if err != nil {
 		return nil, err
@@ -123,7 +139,7 @@ func (m *round) play(ctx context.Context) error {
 	rng := rand.New(rand.NewSource(m.opts.Seed))
 	first := rng.Intn(2)
 	for gi := range GamesPerRound {
-		if err := ctx.Err(); err != nil {
+		if err := cmp.Or(ctx.Err(), m.haltErr); err != nil {
 			return err
 		}
 		for _, p := range m.players {

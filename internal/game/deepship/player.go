@@ -35,6 +35,9 @@ type player struct {
 	forfeitReason string
 	shotsFired    int
 	shotsLanded   int
+	// onStderr, when set, is given what the process wrote on stderr once it
+	// has ended (debug mode shows it).
+	onStderr func(stderr string)
 }
 
 // start (re)starts a player's process and sends round-start. A failure to
@@ -86,6 +89,9 @@ func (p *player) stop(why string) {
 	p.log.Printf("process ended (%s)\n", why)
 	if strings.TrimSpace(stderr) != "" {
 		p.log.Printf("stderr:\n%s\n", stderr)
+	}
+	if p.onStderr != nil {
+		p.onStderr(stderr)
 	}
 }
 

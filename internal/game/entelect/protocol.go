@@ -3,11 +3,9 @@ package entelect
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -90,12 +88,12 @@ func (m *match) turn(ctx context.Context, st *seat, dir string, l *turnLog) (Com
 	}
 	logOutput(l, 'I', res.Stdout)
 	logOutput(l, 'E', res.Stderr)
-	if m.opts.Debug && len(bytes.TrimSpace(res.Stderr)) > 0 {
-		// The engine cannot wait for a key press (it has no terminal of its
-		// own); it shows the turn's log where the user is watching.
-		if w := cmp.Or[io.Writer](m.opts.Pretty, m.opts.EngineLog); w != nil {
-			fmt.Fprintf(w, "Bot %s wrote to stderr in %s:\n%s", st.key, filepath.Base(filepath.Dir(dir)), l.buf.Bytes())
-		}
+	// §6 --debug: the original printed the turn's log and waited for a key
+	// press; the caller's Halt does the waiting. The bot's time was
+	// measured already, so the pause costs it nothing.
+	if err := m.opts.DebugStderr(ctx, res.Stderr, "Bot %s wrote to stderr in %s:\n%s",
+		st.key, filepath.Base(filepath.Dir(dir)), l.buf.Bytes()); err != nil {
+		return Command{}, fmt.Errorf("run bot %s: %w", st.key, err)
 	}
 	l.add('I', "Your bots total execution time was %s (CPU %s)", netDuration(res.Wall), netDuration(res.CPU))
 	switch {

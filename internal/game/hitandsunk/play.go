@@ -105,8 +105,8 @@ func (m *match) play(ctx context.Context) error {
 			s.log.printf("no ship: %s\n", s.noShip)
 			continue
 		}
-		stdout, failure := m.ask(ctx, s, nil)
-		if err := ctx.Err(); err != nil {
+		stdout, failure, err := m.ask(ctx, s, nil)
+		if err != nil {
 			return fmt.Errorf("hitandsunk: ship choice of seat %d: %w", s.id, err)
 		}
 		if failure != "" {
@@ -153,8 +153,8 @@ func (m *match) turn(ctx context.Context, id int) error {
 	s := m.seats[id]
 	m.g.BeginTurn(id)
 	req := m.g.Request(id)
-	stdout, failure := m.ask(ctx, s, &req)
-	if err := ctx.Err(); err != nil {
+	stdout, failure, err := m.ask(ctx, s, &req)
+	if err != nil {
 		return fmt.Errorf("hitandsunk: round %d, seat %d: %w", m.g.Round, id, err)
 	}
 	reply := "W"
@@ -176,16 +176,22 @@ func (m *match) turn(ctx context.Context, id int) error {
 }
 
 // ask gets one answer from the seat: from its process, or from the human
-// at the console.
-func (m *match) ask(ctx context.Context, s *seat, arg *string) (stdout, failure string) {
+// at the console. An error means the match cannot go on (ctx ended, or the
+// debug halt failed).
+func (m *match) ask(ctx context.Context, s *seat, arg *string) (stdout, failure string, err error) {
 	if s.bot.Console != nil {
-		return askConsole(s.bot.Console, m.g, s.id, arg)
+		stdout, failure = askConsole(s.bot.Console, m.g, s.id, arg)
+		return stdout, failure, ctx.Err()
 	}
 	r := s.call(ctx, arg, m.opts)
 	if r.failure != "" {
 		m.log.Debug("hitandsunk call failed", "seat", s.id, "bot", s.label(), "reason", r.failure)
 	}
-	return r.stdout, r.failure
+	if err := ctx.Err(); err != nil {
+		return "", "", err
+	}
+	err = m.opts.DebugStderr(ctx, r.stderr, "Bot %s wrote to stderr:\n%s\n", s.label(), r.stderr)
+	return r.stdout, r.failure, err
 }
 
 func (m *match) engineLog(format string, args ...any) {

@@ -1,7 +1,6 @@
 package hitandsunk
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -74,6 +73,8 @@ type callResult struct {
 	// could not start); empty for a good call.
 	failure string
 	wall    time.Duration
+	// stderr is what the bot wrote there, for debug mode.
+	stderr []byte
 }
 
 // call runs the bot once: with no argument for the ship choice (arg nil),
@@ -119,9 +120,7 @@ func (s *seat) call(ctx context.Context, arg *string, opts game.Options) callRes
 		out.stdout = ""
 	}
 	s.log.call(arg, res, out)
-	if opts.Debug && opts.Pretty != nil && len(bytes.TrimSpace(res.Stderr)) > 0 {
-		fmt.Fprintf(opts.Pretty, "Bot %s wrote to stderr:\n%s\n", s.label(), res.Stderr)
-	}
+	out.stderr = res.Stderr
 	return out
 }
 
