@@ -17,7 +17,14 @@ func TestConsolePlayer(t *testing.T) {
 	human := game.Bot{Name: "human", Console: &game.Console{In: strings.NewReader("1\nS\n"), Out: &out}}
 	bot := shBot(t, "bot", `if [ $# -eq 0 ]; then echo 4; else echo W; echo "thinking hard" >&2; fi`)
 	var pretty bytes.Buffer
-	opts := game.Options{Seed: 5, Runner: hostRunner(), Pretty: &pretty, Debug: true}
+	// Debug halts after each turn the bot wrote to stderr, not after its
+	// ship choice, where it wrote nothing there.
+	halts := 0
+	halt := func(ctx context.Context) error {
+		halts++
+		return ctx.Err()
+	}
+	opts := game.Options{Seed: 5, Runner: hostRunner(), Pretty: &pretty, Debug: true, Halt: halt}
 	_, err := ruleSet{rounds: 3}.Play(context.Background(), []game.Bot{human, bot}, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -38,5 +45,8 @@ func TestConsolePlayer(t *testing.T) {
 	}
 	if got := strings.Count(pretty.String(), "Bot bot wrote to stderr:\nthinking hard"); got != 3 {
 		t.Errorf("debug showed the bot's stderr %d times, want 3", got)
+	}
+	if halts != 3 {
+		t.Errorf("debug halted %d times, want 3", halts)
 	}
 }
