@@ -20,9 +20,14 @@ import (
 )
 
 // DefaultRuntimePaths are the language runtimes of the platform machine that
-// live outside /usr (which is always visible).
+// live outside /usr (which is always visible). Rust's are rustup's
+// toolchains, where botexec resolves cargo and rustc.
 func DefaultRuntimePaths() []string {
-	return []string{"/usr/local/go", "/root/.pyenv/versions"}
+	rustup := os.Getenv("RUSTUP_HOME")
+	if rustup == "" {
+		rustup = "/root/.rustup"
+	}
+	return []string{"/usr/local/go", "/root/.pyenv/versions", filepath.Join(rustup, "toolchains")}
 }
 
 // sandboxPath is PATH inside the sandbox.

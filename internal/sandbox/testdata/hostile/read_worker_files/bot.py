@@ -10,8 +10,9 @@ for top in ["/work", "/root", "/home", "/var/lib/postgresql", "/var/run/postgres
             found.append(os.path.join(dirpath, f))
         if len(found) > 200:
             break
-# /root/.pyenv/versions is the Python runtime itself, visible on purpose.
-found = [f for f in found if not f.startswith("/root/.pyenv/versions/")]
+# /root/.pyenv/versions and /root/.rustup/toolchains are the Python and Rust
+# runtimes themselves, visible on purpose.
+found = [f for f in found if not f.startswith(("/root/.pyenv/versions/", "/root/.rustup/toolchains/"))]
 with open(os.path.join(rnd, "loot.txt"), "a") as out:
     for f in found:
         out.write("PWNED found " + f + "\n")
