@@ -82,7 +82,8 @@ func zipFolder(root string) ([]byte, error) {
 			return err
 		}
 		name := d.Name()
-		if path != root && (strings.HasPrefix(name, ".") || name == "__pycache__" || name == "node_modules") {
+		// target/ is where local Java and Rust builds write; the worker builds again.
+		if path != root && (strings.HasPrefix(name, ".") || name == "__pycache__" || name == "node_modules" || (d.IsDir() && name == "target")) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}

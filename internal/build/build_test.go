@@ -61,32 +61,57 @@ func TestBuild(t *testing.T) {
 		tools   []string
 		wantOK  bool
 		wantLog string
+		// check, when set, looks at the built folder.
+		check func(t *testing.T, dir string)
 	}{
-		{"python starter", func(t *testing.T) string { return copyDir(t, starters+"entelect-python3") }, []string{"python3"}, true, "py_compile"},
-		{"javascript starter", func(t *testing.T) string { return copyDir(t, starters+"entelect-javascript") }, []string{"node"}, true, "--check"},
-		{"java starter with Makefile", func(t *testing.T) string { return copyDir(t, starters+"entelect-java") }, []string{"javac", "make"}, true, "make"},
-		{"c++ starter with Makefile", func(t *testing.T) string { return copyDir(t, starters+"entelect-cplusplus") }, []string{"g++", "make"}, true, "g++"},
-		{"go reference bot", func(t *testing.T) string { return copyDir(t, starters+"entelect-go-reference") }, []string{"go"}, true, "go build"},
+		{"python starter", func(t *testing.T) string { return copyDir(t, starters+"entelect-python3") }, []string{"python3"}, true, "py_compile", nil},
+		{"javascript starter", func(t *testing.T) string { return copyDir(t, starters+"entelect-javascript") }, []string{"node"}, true, "--check", nil},
+		{"java starter with Makefile", func(t *testing.T) string { return copyDir(t, starters+"entelect-java") }, []string{"javac", "make"}, true, "make", nil},
+		{"c++ starter with Makefile", func(t *testing.T) string { return copyDir(t, starters+"entelect-cplusplus") }, []string{"g++", "make"}, true, "g++", nil},
+		{"go reference bot", func(t *testing.T) string { return copyDir(t, starters+"entelect-go-reference") }, []string{"go"}, true, "go build", nil},
+		{"rust starter", func(t *testing.T) string {
+			dir := copyDir(t, starters+"entelect-rust")
+			os.RemoveAll(filepath.Join(dir, "target")) // built here, not before
+			return dir
+		}, []string{"cargo"}, true, "cargo build --release --offline", leanRust("target/release/rust_sample_bot")},
+		{"rust package copied to the RunFile", func(t *testing.T) string {
+			return writeBot(t, map[string]string{"bot.json": `{"BotType":"Rust","RunFile":"bin/bot"}`,
+				"Cargo.toml":  "[package]\nname = \"my-bot\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+				"src/main.rs": "fn main() { println!(\"hi\"); }\n", "bin/.keep": ""})
+		}, []string{"cargo"}, true, "cp 'target/release/my-bot' 'bin/bot'", leanRust("bin/bot")},
+		{"rust compile error fails with the compiler's message", func(t *testing.T) string {
+			return writeBot(t, map[string]string{"bot.json": `{"BotType":"Rust","RunFile":"target/release/bot"}`,
+				"Cargo.toml":  "[package]\nname = \"bot\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+				"src/main.rs": "fn main() { let x: i32 = \"text\"; }\n"})
+		}, []string{"cargo"}, false, "error[E0308]: mismatched types", nil},
+		{"prebuilt rust binary needs no build", func(t *testing.T) string {
+			dir := writeBot(t, map[string]string{"bot.json": `{"BotType":"Rust","RunFile":"bot"}`, "bot": "#!/bin/sh\n"})
+			os.Chmod(filepath.Join(dir, "bot"), 0o755)
+			return dir
+		}, nil, true, "Build succeeded", nil},
+		{"rust bot with neither Cargo.toml nor RunFile fails", func(t *testing.T) string {
+			return writeBot(t, map[string]string{"bot.json": `{"BotType":"Rust","RunFile":"bot"}`, "main.rs": ""})
+		}, nil, false, "no Cargo.toml", nil},
 		{"plain c++ sources", func(t *testing.T) string {
 			return writeBot(t, map[string]string{"bot.json": `{"BotType":"CPlusPlus","RunFile":"bot"}`,
 				"main.cpp": "#include <cstdio>\nint main(){std::puts(\"hi\");}\n"})
-		}, []string{"g++"}, true, "-std=c++17"},
+		}, []string{"g++"}, true, "-std=c++17", nil},
 		{"plain java sources", func(t *testing.T) string {
 			return writeBot(t, map[string]string{"bot.json": `{"BotType":"Java","RunFile":"out/bot.jar"}`,
 				"src/a/Main.java": "package a;\npublic class Main { public static void main(String[] x) { System.out.println(1); } }\n"})
-		}, []string{"javac"}, true, "a.Main"},
+		}, []string{"javac"}, true, "a.Main", nil},
 		{"python syntax error fails with the compiler's message", func(t *testing.T) string {
 			return writeBot(t, map[string]string{"bot.json": `{"BotType":"Python3","RunFile":"bot.py"}`, "bot.py": "def broken(:\n"})
-		}, []string{"python3"}, false, "SyntaxError"},
+		}, []string{"python3"}, false, "SyntaxError", nil},
 		{"c++ compile error fails", func(t *testing.T) string {
 			return writeBot(t, map[string]string{"bot.json": `{"BotType":"CPlusPlus","RunFile":"bot"}`, "main.cpp": "int main( {"})
-		}, []string{"g++"}, false, "exited with status"},
+		}, []string{"g++"}, false, "exited with status", nil},
 		{"compiled bot whose build makes no RunFile fails", func(t *testing.T) string {
 			return writeBot(t, map[string]string{"bot.json": `{"BotType":"CPlusPlus","RunFile":"other"}`, "Makefile": "all:\n\techo nothing\n"})
-		}, []string{"make"}, false, "RunFile other does not exist"},
+		}, []string{"make"}, false, "RunFile other does not exist", nil},
 		{"missing ProjectLocation fails", func(t *testing.T) string {
 			return writeBot(t, map[string]string{"bot.json": `{"BotType":"Python3","RunFile":"bot.py","ProjectLocation":"nope"}`, "bot.py": ""})
-		}, nil, false, "ProjectLocation"},
+		}, nil, false, "ProjectLocation", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -107,7 +132,26 @@ func TestBuild(t *testing.T) {
 			if res.OK != tc.wantOK || !strings.Contains(res.Log, tc.wantLog) {
 				t.Fatalf("OK=%v (want %v), log lacks %q:\n%s", res.OK, tc.wantOK, tc.wantLog, res.Log)
 			}
+			if tc.check != nil {
+				tc.check(t, dir)
+			}
 		})
+	}
+}
+
+// leanRust checks that a Rust build left its RunFile, executable, and
+// removed cargo's home and intermediate files.
+func leanRust(runFile string) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		t.Helper()
+		if st, err := os.Stat(filepath.Join(dir, runFile)); err != nil || st.Mode()&0o111 == 0 {
+			t.Fatalf("RunFile %s: %v", runFile, err)
+		}
+		for _, gone := range []string{cargoHome, "target/release/deps", "target/release/build", "target/release/incremental", "target/release/.fingerprint"} {
+			if _, err := os.Stat(filepath.Join(dir, gone)); !os.IsNotExist(err) {
+				t.Errorf("%s left in the built bot (%v)", gone, err)
+			}
+		}
 	}
 }
 

@@ -1,7 +1,9 @@
 package build
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -113,12 +115,82 @@ func (b *Builder) plan(work string, m botmeta.Manifest) ([]step, error) {
 			step{args: []string{"/bin/rm", "-rf", ".gocache", ".gopath"}},
 		), nil
 
+	case botmeta.Rust:
+		return b.rustSteps(work, m)
+
 	case botmeta.Executable:
 		return []step{{args: []string{"/bin/chmod", "+x", runFile}}}, nil
 	}
-	// Nothing to build (Julia, prebuilt .NET, Rust binaries): the launch
-	// check at the end says whether the bot can run.
+	// Nothing to build (Julia, prebuilt .NET): the launch check at the end
+	// says whether the bot can run.
 	return nil, nil
+}
+
+// cargoHome holds cargo's registry and downloads during a Rust build, in
+// the bot folder because the sandbox's /tmp is small. Not ".cargo", which
+// is where a bot keeps its own cargo configuration.
+const cargoHome = ".cargo-home"
+
+// rustSteps builds a Cargo package: dependencies are fetched with the
+// network, then compiled offline; the binary is copied to the RunFile and
+// cargo's intermediate files are removed so the stored bot stays lean.
+func (b *Builder) rustSteps(work string, m botmeta.Manifest) ([]step, error) {
+	manifest, err := os.ReadFile(filepath.Join(work, "Cargo.toml"))
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(work, filepath.FromSlash(m.RunFile))); err == nil {
+			return nil, nil // a prebuilt binary
+		}
+		return nil, fmt.Errorf("no Cargo.toml to build %s from, and no prebuilt %[1]s", m.RunFile)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read Cargo.toml: %w", err)
+	}
+	cargo, err := b.Runtimes.Find("Rust", "cargo")
+	if err != nil {
+		return nil, err
+	}
+	// cargo runs rustc by name, which would find the rustup proxy, which
+	// does not work in the sandbox.
+	rustc, err := b.Runtimes.Find("Rust", "rustc")
+	if err != nil {
+		return nil, err
+	}
+	env := []string{"CARGO_HOME=" + filepath.Join(work, cargoHome), "RUSTC=" + rustc, "CARGO_TERM_COLOR=never"}
+	// The binary is named after the package unless a [[bin]] says
+	// otherwise; then the bot's RunFile must name it.
+	name := path.Base(m.RunFile)
+	if pm := cargoPackageName.FindSubmatch(cargoPackageSection(manifest)); pm != nil {
+		name = string(pm[1])
+	}
+	release := filepath.Join("target", "release")
+	return []step{
+		// Harmless without dependencies: it writes Cargo.lock and needs no network.
+		{args: []string{cargo, "fetch"}, env: env, network: true},
+		{args: []string{cargo, "build", "--release", "--offline", "--jobs", "2"}, env: env},
+		{args: []string{"/bin/sh", "-c", fmt.Sprintf("test -e %[1]s || cp %[2]s %[1]s",
+			shellQuote(m.RunFile), shellQuote(path.Join("target/release", name)))}},
+		{args: []string{"/bin/rm", "-rf", cargoHome, filepath.Join(release, "deps"), filepath.Join(release, "build"),
+			filepath.Join(release, "incremental"), filepath.Join(release, ".fingerprint")}},
+	}, nil
+}
+
+var (
+	cargoPackageName  = regexp.MustCompile(`(?m)^\s*name\s*=\s*["']([^"']+)["']`)
+	cargoPackageTable = regexp.MustCompile(`(?m)^\s*\[package\]\s*$`)
+	tomlTable         = regexp.MustCompile(`(?m)^\s*\[`)
+)
+
+// cargoPackageSection returns the [package] table of a Cargo.toml.
+func cargoPackageSection(manifest []byte) []byte {
+	start := cargoPackageTable.FindIndex(manifest)
+	if start == nil {
+		return nil
+	}
+	rest := manifest[start[1]:]
+	if next := tomlTable.FindIndex(rest); next != nil {
+		rest = rest[:next[0]]
+	}
+	return rest
 }
 
 func (b *Builder) makeSteps() ([]step, error) {
