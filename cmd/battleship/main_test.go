@@ -32,7 +32,7 @@ func newKit(t *testing.T) kit {
 	tmp := t.TempDir()
 	k := kit{bin: filepath.Join(tmp, "battleship"), bots: filepath.Join(tmp, "bots")}
 	runIn(t, ".", "go", "build", "-o", k.bin, ".")
-	for _, name := range []string{"entelect-go-reference", "entelect-python3", "entelect-javascript", "entelect-java", "entelect-cplusplus"} {
+	for _, name := range []string{"entelect-go-reference", "entelect-python3", "entelect-javascript", "entelect-java", "entelect-cplusplus", "entelect-rust"} {
 		if err := os.CopyFS(filepath.Join(k.bots, name), os.DirFS(filepath.Join("..", "..", "bots", name))); err != nil {
 			t.Fatal(err)
 		}
@@ -176,6 +176,7 @@ func TestEndToEnd(t *testing.T) {
 			{"entelect-javascript", []string{"node"}, nil},
 			{"entelect-cplusplus", []string{"make", "g++"}, []string{"make"}},
 			{"entelect-java", []string{"make", "javac", "jar", "java"}, []string{"make"}},
+			{"entelect-rust", []string{"cargo"}, []string{"cargo", "build", "--release", "--offline"}},
 		}
 		for _, s := range samples {
 			for _, size := range []int{1, 2, 3} {
