@@ -111,8 +111,14 @@ func testDebugHalt(t *testing.T, k kit) {
 			t.Fatalf("exit %d\n%s", r.code, r.stderr)
 		}
 		checkSummary(t, r.summary)
-		if got, want := strings.Count(r.stderr, haltPrompt), noisyTurns(t, replay); got != want {
+		want := noisyTurns(t, replay)
+		if got := strings.Count(r.stderr, haltPrompt); got != want {
 			t.Errorf("%d prompts, want %d\n%s", got, want, r.stderr)
+		}
+		// Without --pretty or --clog, what the bot wrote is shown on stderr
+		// before each prompt.
+		if got := strings.Count(r.stderr, "thinking hard"); got != want {
+			t.Errorf("the bot's stderr shown %d times, want %d\n%s", got, want, r.stderr)
 		}
 	})
 	t.Run("interrupt ends the wait", func(t *testing.T) {

@@ -129,15 +129,11 @@ func play(ctx context.Context, c config, stdin io.Reader, stdout, stderr io.Writ
 		opts.Pretty = stdout
 	}
 	if c.debug {
-		// The rule set shows the bot's output with --pretty or --clog only;
-		// without them the prompt at least says why the match halted. It
-		// goes to stderr, so that with --json the summary stays stdout's
-		// last line.
-		prompt := "Press Enter to continue."
-		if !c.pretty && !c.clog {
-			prompt = "A bot wrote to stderr (--clog shows what). " + prompt
-		}
-		opts.Halt = func(ctx context.Context) error { return waitForEnter(ctx, in, stderr, prompt) }
+		// The rule set shows the bot's output with the --pretty drawing or
+		// the --clog log; without them, on stderr, as the prompt is, so
+		// that with --json the summary stays stdout's last line.
+		opts.DebugLog = stderr
+		opts.Halt = func(ctx context.Context) error { return waitForEnter(ctx, in, stderr, "Press Enter to continue.") }
 	}
 	sum, err := match.Match{RuleSet: rs, Bots: seats, Options: opts, Calibrator: cal}.Play(ctx)
 	if err != nil {

@@ -82,8 +82,8 @@ type Options struct {
 	Tournament bool
 	// Debug halts on bot stderr output (local command only): when a bot
 	// writes more than white space to stderr, the rule set shows it where
-	// the user is watching (Pretty, else EngineLog) and calls Halt. See
-	// DebugStderr.
+	// the user is watching (Pretty, else EngineLog, else DebugLog) and calls
+	// Halt. See DebugStderr.
 	Debug bool
 	// Halt, when set, is called in debug mode after a bot's stderr output
 	// was shown; it returns when the user wants the match to go on. The
@@ -98,19 +98,23 @@ type Options struct {
 	EngineLog io.Writer
 	// Pretty, when set, receives a drawing of both maps every round (--pretty).
 	Pretty io.Writer
+	// DebugLog, when set, receives in debug mode what a bot wrote to stderr
+	// when neither Pretty nor EngineLog is set.
+	DebugLog io.Writer
 	// Logger receives operational messages.
 	Logger *slog.Logger
 }
 
 // DebugStderr is what Debug means in every rule set whose bots have a
 // stderr: when stderr holds more than white space, the text formatted from
-// format and args is written to Pretty, else EngineLog, and then Halt is
-// called. It returns Halt's error; it does nothing without Debug.
+// format and args is written to Pretty, else EngineLog, else DebugLog, and
+// then Halt is called. It returns Halt's error; it does nothing without
+// Debug.
 func (o Options) DebugStderr(ctx context.Context, stderr []byte, format string, args ...any) error {
 	if !o.Debug || len(bytes.TrimSpace(stderr)) == 0 {
 		return nil
 	}
-	if w := cmp.Or[io.Writer](o.Pretty, o.EngineLog); w != nil {
+	if w := cmp.Or[io.Writer](o.Pretty, o.EngineLog, o.DebugLog); w != nil {
 		fmt.Fprintf(w, format, args...)
 	}
 	if o.Halt == nil {
