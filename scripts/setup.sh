@@ -18,6 +18,7 @@ need node nodejs
 need npm npm
 need javac openjdk-17-jdk-headless
 need python3 python3
+need cargo cargo
 if [ "${1:-}" = "--test" ]; then
   need chromium chromium
 fi
