@@ -76,22 +76,26 @@ func (s *Store) MatchDetailGet(ctx context.Context, id int64) (*MatchRow, error)
 // MatchListParams filter and page a match list, newest first.
 type MatchListParams struct {
 	// BotID, when set, keeps the matches that bot played.
-	BotID  int64
+	BotID int64
+	// Game, when set, keeps the matches of that game.
+	Game   string
 	Limit  int
 	Offset int
 }
 
 // MatchRows lists matches, newest first, with their players (without logs).
 func (s *Store) MatchRows(ctx context.Context, p MatchListParams) ([]MatchRow, error) {
-	q := `SELECT ` + matchColumns + ` FROM matches m ORDER BY m.id DESC LIMIT $1 OFFSET $2`
-	args := []any{p.Limit, p.Offset}
+	q := `SELECT ` + matchColumns + ` FROM matches m WHERE $3 = '' OR m.game = $3
+		ORDER BY m.id DESC LIMIT $1 OFFSET $2`
+	args := []any{p.Limit, p.Offset, p.Game}
 	if p.BotID != 0 {
 		// Page through the bot's seats in index order, then fetch those
 		// matches: scanning matches newest first would read thousands of
 		// rows for a bot with few recent games.
 		q = `SELECT ` + matchColumns + ` FROM (
-				SELECT DISTINCT match_id FROM match_players WHERE bot_id = $3
-				ORDER BY match_id DESC LIMIT $1 OFFSET $2
+				SELECT DISTINCT mp.match_id FROM match_players mp JOIN matches g ON g.id = mp.match_id
+				WHERE mp.bot_id = $4 AND ($3 = '' OR g.game = $3)
+				ORDER BY mp.match_id DESC LIMIT $1 OFFSET $2
 			) p JOIN matches m ON m.id = p.match_id
 			ORDER BY m.id DESC`
 		args = append(args, p.BotID)

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/broadside/broadside/internal/store"
@@ -59,5 +60,51 @@ func TestLeaderboardRows(t *testing.T) {
 	}
 	if len(page) != 2 || page[0].BotID != fragile.ID || page[1].BotID != newA.ID || page[0].Rank != 3 {
 		t.Fatalf("page 2 of 2: %+v", page)
+	}
+}
+
+func TestMatchRowsGameFilter(t *testing.T) {
+	b := setup(t)
+	a, _ := b.builtBot(t, "entelect")
+	z, _ := b.builtBot(t, "entelect")
+	entelect := b.match(t, false, a.ID, z.ID)
+	c, cv := b.builtBot(t, "brainjar")
+	d, dv := b.builtBot(t, "brainjar")
+	brainjar, err := b.st.MatchCreate(b.ctx, store.MatchCreateParams{Game: "brainjar", MapSize: 1, Seed: 7, Kind: "ladder",
+		Players: []store.MatchPlayerParams{{BotID: c.ID, BotVersionID: cv}, {BotID: d.ID, BotVersionID: dv}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	ids := func(p store.MatchListParams) []int64 {
+		t.Helper()
+		p.Limit = 50
+		rows, err := b.st.MatchRows(b.ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []int64
+		for _, r := range rows {
+			if r.ID == entelect.ID || r.ID == brainjar.ID {
+				out = append(out, r.ID)
+			}
+		}
+		return out
+	}
+	cases := []struct {
+		name string
+		p    store.MatchListParams
+		want []int64
+	}{
+		{"no filter", store.MatchListParams{}, []int64{brainjar.ID, entelect.ID}},
+		{"game", store.MatchListParams{Game: "brainjar"}, []int64{brainjar.ID}},
+		{"bot", store.MatchListParams{BotID: a.ID}, []int64{entelect.ID}},
+		{"bot and its game", store.MatchListParams{BotID: a.ID, Game: "entelect"}, []int64{entelect.ID}},
+		{"bot and another game", store.MatchListParams{BotID: a.ID, Game: "brainjar"}, nil},
+	}
+	for _, c := range cases {
+		if got := ids(c.p); !slices.Equal(got, c.want) {
+			t.Errorf("%s: matches %v, want %v", c.name, got, c.want)
+		}
 	}
 }
