@@ -1,7 +1,9 @@
 package web
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"mime"
 	"net/http"
 	"strconv"
@@ -93,27 +95,36 @@ func (h *Handler) apiUpload(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) apiBot(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
 	id, err := pathID(r, "id")
 	if err != nil {
 		h.apiFail(w, r, err)
 		return
 	}
-	b, err := h.store.BotDetailGet(ctx, id)
+	var viewer int64
+	if u := apiUserFrom(r); u != nil {
+		viewer = u.ID
+	}
+	out, err := h.apiBotFor(r.Context(), id, viewer)
 	if err != nil {
 		h.apiFail(w, r, err)
 		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// apiBotFor loads a bot for the API; build logs go to its owner only, as
+// on the bot page.
+func (h *Handler) apiBotFor(ctx context.Context, id, viewerID int64) (*apiBot, error) {
+	b, err := h.store.BotDetailGet(ctx, id)
+	if err != nil {
+		return nil, err
 	}
 	versions, err := h.store.BotVersionRows(ctx, id)
 	if err != nil {
-		h.apiFail(w, r, err)
-		return
+		return nil, err
 	}
-	owner := false
-	if u := apiUserFrom(r); u != nil {
-		owner = u.ID == b.OwnerID
-	}
-	out := apiBot{ID: b.ID, Name: b.Name, Owner: b.Owner, Game: b.Game, Language: b.Language, House: b.House,
+	owner := viewerID != 0 && viewerID == b.OwnerID
+	out := &apiBot{ID: b.ID, Name: b.Name, Owner: b.Owner, Game: b.Game, Language: b.Language, House: b.House,
 		Disabled: b.Disabled, URL: "/bots/" + strconv.FormatInt(b.ID, 10), CreatedAt: b.CreatedAt,
 		Versions: []apiVersion{}}
 	if b.CurrentVersionID != nil {
@@ -130,5 +141,27 @@ func (h *Handler) apiBot(w http.ResponseWriter, r *http.Request) {
 		}
 		out.Versions = append(out.Versions, av)
 	}
-	writeJSON(w, http.StatusOK, out)
+	return out, nil
+}
+
+// apiMyBots lists the caller's bots by name, each as GET /api/bots/{id}
+// shows it to its owner.
+func (h *Handler) apiMyBots(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	u := apiUserFrom(r)
+	mine, err := h.store.BotsOwnedBy(ctx, u.ID)
+	if err != nil {
+		h.apiFail(w, r, err)
+		return
+	}
+	out := make([]*apiBot, 0, len(mine))
+	for _, m := range mine {
+		b, err := h.apiBotFor(ctx, m.ID, u.ID)
+		if err != nil {
+			h.apiFail(w, r, fmt.Errorf("load bot %d of user %d: %w", m.ID, u.ID, err))
+			return
+		}
+		out = append(out, b)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"bots": out})
 }

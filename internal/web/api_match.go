@@ -9,13 +9,18 @@ import (
 	"github.com/broadside/broadside/internal/store"
 )
 
+// apiMatchHead is what API match lists and match answers both start with.
+type apiMatchHead struct {
+	ID     int64  `json:"id"`
+	Game   string `json:"game"`
+	Kind   string `json:"kind"`
+	Ranked bool   `json:"ranked"`
+	Status string `json:"status"`
+	Rounds int    `json:"rounds"`
+}
+
 type apiMatch struct {
-	ID         int64            `json:"id"`
-	Game       string           `json:"game"`
-	Kind       string           `json:"kind"`
-	Ranked     bool             `json:"ranked"`
-	Status     string           `json:"status"`
-	Rounds     int              `json:"rounds"`
+	apiMatchHead
 	MapSize    int              `json:"map_size"`
 	Seed       int64            `json:"seed"`
 	Players    []apiMatchPlayer `json:"players"`
@@ -43,17 +48,13 @@ type apiMatchPlayer struct {
 	Log         *string `json:"log,omitempty"`
 }
 
-func toAPIMatch(m *store.MatchRow, viewerID int64) apiMatch {
-	out := apiMatch{ID: m.ID, Game: m.Game, Kind: m.Kind, Ranked: m.Ranked, Status: m.Status, Rounds: m.Rounds,
-		MapSize: m.MapSize, Seed: m.Seed, Summary: m.Summary, CreatedAt: m.CreatedAt, FinishedAt: m.FinishedAt,
-		Players: []apiMatchPlayer{}}
-	if len(out.Summary) == 0 {
-		out.Summary = json.RawMessage("null")
-	}
-	if m.ReplayKey != "" {
-		u := "/matches/" + strconv.FormatInt(m.ID, 10) + "/replay.zip"
-		out.ReplayURL = &u
-	}
+func toAPIMatchHead(m *store.MatchRow) apiMatchHead {
+	return apiMatchHead{ID: m.ID, Game: m.Game, Kind: m.Kind, Ranked: m.Ranked, Status: m.Status, Rounds: m.Rounds}
+}
+
+// toAPIMatchPlayers gives each player's own log to its owner only.
+func toAPIMatchPlayers(m *store.MatchRow, viewerID int64) []apiMatchPlayer {
+	out := []apiMatchPlayer{}
 	for _, p := range m.Players {
 		ap := apiMatchPlayer{Seat: p.Seat, Key: p.Key, BotID: p.BotID, BotName: p.BotName, Owner: p.Owner,
 			Version: p.VersionNumber, Outcome: p.Outcome, Rank: p.Rank, Points: p.Points, ShipsLeft: p.ShipsLeft,
@@ -61,7 +62,20 @@ func toAPIMatch(m *store.MatchRow, viewerID int64) apiMatch {
 		if viewerID != 0 && p.OwnerID == viewerID {
 			ap.Log = &p.Log
 		}
-		out.Players = append(out.Players, ap)
+		out = append(out, ap)
+	}
+	return out
+}
+
+func toAPIMatch(m *store.MatchRow, viewerID int64) apiMatch {
+	out := apiMatch{apiMatchHead: toAPIMatchHead(m), MapSize: m.MapSize, Seed: m.Seed, Summary: m.Summary,
+		CreatedAt: m.CreatedAt, FinishedAt: m.FinishedAt, Players: toAPIMatchPlayers(m, viewerID)}
+	if len(out.Summary) == 0 {
+		out.Summary = json.RawMessage("null")
+	}
+	if m.ReplayKey != "" {
+		u := "/matches/" + strconv.FormatInt(m.ID, 10) + "/replay.zip"
+		out.ReplayURL = &u
 	}
 	return out
 }

@@ -251,15 +251,7 @@ func TestBattleEntryAndStart(t *testing.T) {
 // match lists, until the organiser releases them (issue 4, item 3).
 func TestBattleHiddenResults(t *testing.T) {
 	b := setup(t, nil)
-	org := b.organiser(t)
-	ann := b.browser(t)
-	ann.register("ann")
-	annBot, _ := b.builtBot(t, b.userID(t, "ann"), "Pyro")
-	olgaBot, _ := b.builtBot(t, b.userID(t, "olga"), "Orca")
-	form := battleForm("Secret cup")
-	form.Set("games_per_pairing", "1")
-	form.Set("results_hidden", "1")
-	id := createBattle(t, org, form)
+	org, ann, id, annBot, olgaBot := b.hiddenBattle(t)
 	path := fmt.Sprintf("/battles/%d", id)
 	for _, c := range []struct {
 		br  *browser

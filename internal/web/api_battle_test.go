@@ -1,0 +1,165 @@
+package web_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/broadside/broadside/internal/competition"
+	"github.com/broadside/broadside/internal/store"
+)
+
+// hiddenBattle registers olga, an organiser, and ann, each with a built
+// bot (Orca, Pyro), and has olga create "Secret cup": one game a pairing,
+// results hidden.
+func (b *testBundle) hiddenBattle(t *testing.T) (org, ann *browser, id, annBot, olgaBot int64) {
+	t.Helper()
+	org = b.organiser(t)
+	ann = b.browser(t)
+	ann.register("ann")
+	annBot, _ = b.builtBot(t, b.userID(t, "ann"), "Pyro")
+	olgaBot, _ = b.builtBot(t, b.userID(t, "olga"), "Orca")
+	form := battleForm("Secret cup")
+	form.Set("games_per_pairing", "1")
+	form.Set("results_hidden", "1")
+	return org, ann, createBattle(t, org, form), annBot, olgaBot
+}
+
+// TestAPIBattleHiddenResults: the API hides a battle's hidden results
+// from contestants exactly where the battle page and match list do, and
+// shows them after the release.
+func TestAPIBattleHiddenResults(t *testing.T) {
+	b := setup(t, nil)
+	org, ann, id, annBot, olgaBot := b.hiddenBattle(t)
+	annTok, orgTok := ann.apiToken("laptop"), org.apiToken("desk")
+	path := fmt.Sprintf("/battles/%d", id)
+	apiPath := "/api" + path
+	for _, res := range []response{battleAct(ann, id, "enter", annBot), battleAct(org, id, "enter", olgaBot), battleAct(org, id, "start", 0)} {
+		if res.status != http.StatusSeeOther {
+			t.Fatalf("enter or start: status %d", res.status)
+		}
+	}
+	match := b.queue.matchIDs()[0]
+	// Seat order follows the schedule; let ann's bot win.
+	m, err := b.st.MatchDetailGet(b.ctx, match)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := []store.MatchPlayerResult{{Seat: 0, Key: "A", Points: 90, Outcome: "win", Rank: 1}, {Seat: 1, Key: "B", Points: 10, Outcome: "loss", Rank: 2}}
+	if m.Players[0].BotID != annBot {
+		results[0].Outcome, results[0].Points, results[0].Rank = "loss", 10, 2
+		results[1].Outcome, results[1].Points, results[1].Rank = "win", 90, 1
+	}
+	if err := b.st.MatchFinish(b.ctx, store.MatchFinishParams{ID: match, ReplayKey: "replays/x.zip", Summary: json.RawMessage(`{}`), Players: results}); err != nil {
+		t.Fatal(err)
+	}
+	svc := competition.New(b.st, b.queue, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err := svc.AdvanceBattle(b.ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if s := b.battleStatus(t, id); s != "finished" {
+		t.Fatalf("battle is %s after its only game, want finished", s)
+	}
+
+	battle := func(t *testing.T, token string) map[string]any {
+		t.Helper()
+		status, out := b.api(t, "GET", apiPath, token, "", nil)
+		if status != http.StatusOK {
+			t.Fatalf("GET %s: status %d: %v", apiPath, status, out)
+		}
+		return out
+	}
+	matchItem := func(t *testing.T, token string) map[string]any {
+		t.Helper()
+		_, items := b.apiList(t, fmt.Sprintf("/api/matches?bot=%d", annBot), token, "matches")
+		if len(items) != 1 {
+			t.Fatalf("ann's bot has %d matches, want 1", len(items))
+		}
+		return items[0]
+	}
+	// shown checks that the battle's and its game's results are all there.
+	shown := func(t *testing.T, token string) {
+		t.Helper()
+		out := battle(t, token)
+		standings, _ := out["standings"].([]any)
+		if out["show_results"] != true || len(standings) != 2 || standings[0].(map[string]any)["bot_name"] != "Pyro" {
+			t.Fatalf("standings %v", out)
+		}
+		if tb := fmt.Sprint(out["tie_breaks"]); tb != "[score head_to_head sonneborn_berger points seed]" {
+			t.Fatalf("tie-breaks %s", tb)
+		}
+		for _, e := range out["entrants"].([]any) {
+			e := e.(map[string]any)
+			want := 2.0
+			if int64(e["bot_id"].(float64)) == annBot {
+				want = 1
+			}
+			if e["final_position"] != want {
+				t.Fatalf("entrant %v, want final position %v", e, want)
+			}
+		}
+		g := out["games"].([]any)[0].(map[string]any)
+		if g["status"] != "finished" || g["url"] != fmt.Sprintf("/api/matches/%d", match) {
+			t.Fatalf("game %v", g)
+		}
+		if it := matchItem(t, token); it["status"] != "finished" || it["winner"] != float64(annBot) {
+			t.Fatalf("match list item %v", it)
+		}
+	}
+
+	t.Run("hidden from contestants", func(t *testing.T) {
+		out := battle(t, annTok)
+		raw, _ := json.Marshal(out)
+		if out["show_results"] != false || strings.Contains(string(raw), `"standings"`) || strings.Contains(string(raw), `"final_position":1`) {
+			t.Fatalf("a contestant sees hidden results: %s", raw)
+		}
+		if res := ann.get(path); strings.Contains(res.body, "Standings") || strings.Contains(res.body, "Final positions") {
+			t.Fatal("the battle page shows what the API hides")
+		}
+		g := out["games"].([]any)[0].(map[string]any)
+		if g["status"] != "played" || g["url"] != nil || g["match_id"] != float64(match) {
+			t.Fatalf("game %v", g)
+		}
+		it := matchItem(t, annTok)
+		raw, _ = json.Marshal(it)
+		if it["status"] != "result hidden" || it["winner"] != nil || strings.Contains(string(raw), `"win"`) || strings.Contains(string(raw), `"points":90`) {
+			t.Fatalf("match list item shows a hidden result: %s", raw)
+		}
+		if status, _ := b.api(t, "GET", fmt.Sprintf("/api/matches/%d", match), annTok, "", nil); status != http.StatusForbidden {
+			t.Fatalf("GET the hidden game: status %d", status)
+		}
+	})
+	t.Run("shown to organisers", func(t *testing.T) { shown(t, orgTok) })
+
+	if res := org.post(path+"/release", url.Values{"csrf_token": {org.token(path)}}); res.status != http.StatusSeeOther {
+		t.Fatalf("release: status %d", res.status)
+	}
+	t.Run("shown to everyone after release", func(t *testing.T) {
+		shown(t, annTok)
+		shown(t, "")
+		if res := ann.get(path); !strings.Contains(res.body, "Standings") || !strings.Contains(res.body, "Final positions") {
+			t.Fatal("the battle page hides what the API shows")
+		}
+	})
+
+	t.Run("battle list", func(t *testing.T) {
+		_, list := b.apiList(t, "/api/battles", "", "battles")
+		if len(list) != 1 || list[0]["name"] != "Secret cup" || list[0]["status"] != "finished" ||
+			list[0]["entries"] != 2.0 || list[0]["url"] != apiPath || list[0]["results_hidden"] != true || list[0]["released"] != true {
+			t.Fatalf("battles %v", list)
+		}
+		if res := ann.get("/battles"); !strings.Contains(res.body, "Secret cup") {
+			t.Fatal("the battles page does not list the battle")
+		}
+	})
+	for _, p := range []string{"/api/battles/999999", "/api/battles/x"} {
+		if status, out := b.api(t, "GET", p, "", "", nil); status != http.StatusNotFound {
+			t.Errorf("GET %s: status %d %v", p, status, out)
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package web
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/broadside/broadside/internal/store"
+)
+
+// apiMatchItem is a match in API match lists: what the matches page shows.
+// It leaves out the engine's summary, which names the winner even of a
+// battle game whose results are hidden.
+type apiMatchItem struct {
+	apiMatchHead
+	Players []apiMatchPlayer `json:"players"`
+	// Winner is the winning bot's id.
+	Winner     *int64     `json:"winner"`
+	URL        string     `json:"url"`
+	CreatedAt  time.Time  `json:"created_at"`
+	FinishedAt *time.Time `json:"finished_at"`
+}
+
+func toAPIMatchItem(m *store.MatchRow) apiMatchItem {
+	out := apiMatchItem{apiMatchHead: toAPIMatchHead(m), Players: toAPIMatchPlayers(m, 0),
+		URL: "/api/matches/" + strconv.FormatInt(m.ID, 10), CreatedAt: m.CreatedAt, FinishedAt: m.FinishedAt}
+	for _, p := range m.Players {
+		if p.Outcome == "win" && m.Status == "finished" {
+			out.Winner = &p.BotID
+		}
+	}
+	return out
+}
+
+// apiMatches lists matches newest first, a page at a time, as the matches
+// page does; hidden battle games keep their results blank.
+func (h *Handler) apiMatches(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	n := pageNumber(r)
+	p := store.MatchListParams{Limit: matchPageSize + 1, Offset: (n - 1) * matchPageSize}
+	if b := q.Get("bot"); b != "" {
+		id, err := strconv.ParseInt(b, 10, 64)
+		if err != nil {
+			h.apiFail(w, r, refuse(http.StatusBadRequest, "The bot filter must be a bot id."))
+			return
+		}
+		p.BotID = id
+	}
+	if g := q.Get("game"); g != "" {
+		if !slices.Contains(h.cfg.Games, g) {
+			h.apiFail(w, r, refuse(http.StatusNotFound, "There is no game called %q.", g))
+			return
+		}
+		p.Game = g
+	}
+	var viewer int64
+	if u := apiUserFrom(r); u != nil {
+		viewer = u.ID
+	}
+	ms, err := h.store.MatchRows(r.Context(), p)
+	if err == nil {
+		err = h.hideBattleResults(r.Context(), viewer, ms)
+	}
+	if err != nil {
+		h.apiFail(w, r, err)
+		return
+	}
+	more := len(ms) > matchPageSize
+	if more {
+		ms = ms[:matchPageSize]
+	}
+	out := make([]apiMatchItem, 0, len(ms))
+	for i := range ms {
+		out = append(out, toAPIMatchItem(&ms[i]))
+	}
+	var next *string
+	if more {
+		v := r.URL.Query()
+		v.Set("page", strconv.Itoa(n+1))
+		u := "/api/matches?" + v.Encode()
+		next = &u
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"page": n, "per_page": matchPageSize, "next": next, "matches": out,
+	})
+}
