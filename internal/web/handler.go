@@ -58,7 +58,8 @@ type Config struct {
 	// lock that address out until the window passes.
 	LoginAttempts int
 	LoginWindow   time.Duration
-	// LeaderboardTTL is how long a leaderboard page is served from memory;
+	// LeaderboardTTL is how long a leaderboard page, and the ladder queue
+	// shown with it, is served from memory;
 	// zero reads the database on every request.
 	LeaderboardTTL time.Duration
 }

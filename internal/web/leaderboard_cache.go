@@ -8,66 +8,92 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/store"
 )
 
-// maxCachedPages bounds the cache; past it, it starts afresh.
-const maxCachedPages = 4096
+// maxCachedEntries bounds the cache; past it, it starts afresh.
+const maxCachedEntries = 4096
 
-// leaderboardCache keeps leaderboard pages for a short time. The
-// leaderboard is the most read page and changes only when a rated match
-// ends, so a page a second or two old is as good, and one query per page
-// per interval, however many readers, keeps the database free for matches.
+// leaderboardCache keeps leaderboard pages, and the ladder queue shown
+// beside them, for a short time. The leaderboard is the most read page and
+// changes only when a rated match ends, so a page a second or two old is
+// as good, and one query per page per interval, however many readers,
+// keeps the database free for matches.
 type leaderboardCache struct {
 	ttl   time.Duration
 	now   func() time.Time
 	group singleflight.Group
 
-	mu    sync.Mutex
-	pages map[string]leaderboardPage
+	mu      sync.Mutex
+	entries map[string]cacheEntry
 }
 
-type leaderboardPage struct {
-	rows    []store.LeaderboardRow
-	total   int
+type cacheEntry struct {
+	value   any
 	fetched time.Time
 }
 
+type leaderboardPage struct {
+	rows  []store.LeaderboardRow
+	total int
+}
+
 func newLeaderboardCache(ttl time.Duration, now func() time.Time) *leaderboardCache {
-	return &leaderboardCache{ttl: ttl, now: now, pages: map[string]leaderboardPage{}}
+	return &leaderboardCache{ttl: ttl, now: now, entries: map[string]cacheEntry{}}
 }
 
 // get returns a page, from the cache when fresh; concurrent misses of the
 // same page share one query.
 func (c *leaderboardCache) get(ctx context.Context, st *store.Store, game string, limit, offset int) ([]store.LeaderboardRow, int, error) {
-	if c.ttl <= 0 {
-		return st.LeaderboardRows(ctx, game, limit, offset)
-	}
-	key := fmt.Sprintf("%s/%d/%d", game, limit, offset)
-	c.mu.Lock()
-	p, ok := c.pages[key]
-	c.mu.Unlock()
-	if ok && c.now().Sub(p.fetched) < c.ttl {
-		return p.rows, p.total, nil
-	}
-	v, err, _ := c.group.Do(key, func() (any, error) {
-		// The query outlives a reader who hangs up: others may be waiting on it.
-		rows, total, err := st.LeaderboardRows(context.WithoutCancel(ctx), game, limit, offset)
-		if err != nil {
-			return nil, err
-		}
-		p := leaderboardPage{rows: rows, total: total, fetched: c.now()}
-		c.mu.Lock()
-		if len(c.pages) >= maxCachedPages {
-			clear(c.pages)
-		}
-		c.pages[key] = p
-		c.mu.Unlock()
-		return p, nil
+	v, err := c.load(ctx, fmt.Sprintf("page/%s/%d/%d", game, limit, offset), func(ctx context.Context) (any, error) {
+		rows, total, err := st.LeaderboardRows(ctx, game, limit, offset)
+		return leaderboardPage{rows: rows, total: total}, err
 	})
 	if err != nil {
 		return nil, 0, err
 	}
-	p = v.(leaderboardPage)
+	p := v.(leaderboardPage)
 	return p.rows, p.total, nil
+}
+
+// queue returns a game's ladder queue as fetch reads it, from the cache
+// when fresh.
+func (c *leaderboardCache) queue(ctx context.Context, game string, fetch func(context.Context, string) (*competition.LadderQueue, error)) (*competition.LadderQueue, error) {
+	v, err := c.load(ctx, "queue/"+game, func(ctx context.Context) (any, error) {
+		return fetch(ctx, game)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*competition.LadderQueue), nil
+}
+
+// load returns the value under key, fetching it when it is missing or
+// older than the cache's interval.
+func (c *leaderboardCache) load(ctx context.Context, key string, fetch func(context.Context) (any, error)) (any, error) {
+	if c.ttl <= 0 {
+		return fetch(ctx)
+	}
+	c.mu.Lock()
+	e, ok := c.entries[key]
+	c.mu.Unlock()
+	if ok && c.now().Sub(e.fetched) < c.ttl {
+		return e.value, nil
+	}
+	v, err, _ := c.group.Do(key, func() (any, error) {
+		// The query outlives a reader who hangs up: others may be waiting on it.
+		v, err := fetch(context.WithoutCancel(ctx))
+		if err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		if len(c.entries) >= maxCachedEntries {
+			clear(c.entries)
+		}
+		c.entries[key] = cacheEntry{value: v, fetched: c.now()}
+		c.mu.Unlock()
+		return v, nil
+	})
+	return v, err
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
 )
@@ -51,5 +52,38 @@ func TestLeaderboardCache(t *testing.T) {
 	rows, total, err := c.get(ctx, st, "entelect", 50, 0)
 	if err != nil || total != 2 || len(rows) != 2 {
 		t.Fatalf("after the interval: total %d, %d rows, %v; want both bots", total, len(rows), err)
+	}
+}
+
+func TestLeaderboardCacheQueue(t *testing.T) {
+	ctx := context.Background()
+	clock := time.Unix(1_000_000, 0)
+	c := newLeaderboardCache(2*time.Second, func() time.Time { return clock })
+	calls := map[string]int{}
+	fetch := func(_ context.Context, game string) (*competition.LadderQueue, error) {
+		calls[game]++
+		return &competition.LadderQueue{Waiting: calls[game]}, nil
+	}
+	read := func(game string) int {
+		t.Helper()
+		q, err := c.queue(ctx, game, fetch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q.Waiting
+	}
+	if got := read("entelect"); got != 1 {
+		t.Fatalf("first read: %d", got)
+	}
+	clock = clock.Add(time.Second)
+	if got := read("entelect"); got != 1 || calls["entelect"] != 1 {
+		t.Fatalf("within the interval: %d after %d fetches, want the cached 1", got, calls["entelect"])
+	}
+	if got := read("brainjar"); got != 1 || calls["brainjar"] != 1 {
+		t.Fatalf("another game is another queue: %d after %d fetches", got, calls["brainjar"])
+	}
+	clock = clock.Add(2 * time.Second)
+	if got := read("entelect"); got != 2 {
+		t.Fatalf("after the interval: %d, want a fresh read", got)
 	}
 }

@@ -65,7 +65,7 @@ func (h *Handler) leaderboard(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	queue, err := h.battleService().Queue(r.Context(), game)
+	queue, err := h.board.queue(r.Context(), game, h.battleService().Queue)
 	if err != nil {
 		h.fail(w, r, err)
 		return
