@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/broadside/broadside/internal/store"
@@ -115,6 +116,34 @@ func TestAPIMatches(t *testing.T) {
 		}
 		if _, items := b.apiList(t, fmt.Sprintf("/api/matches?game=brainjar&bot=%d", ahab), "", "matches"); len(items) != 0 {
 			t.Fatalf("Ahab has brainjar matches: %v", items)
+		}
+	})
+
+	t.Run("the HTML list by game", func(t *testing.T) {
+		if got := htmlMatchIDs(t, visitor, "/matches?game=brainjar"); !slices.Equal(got, []int64{brainjar}) {
+			t.Fatalf("the brainjar tab lists %v, want [%d]", got, brainjar)
+		}
+		if got := htmlMatchIDs(t, visitor, "/matches?game=entelect"); len(got) != 50 || slices.Contains(got, brainjar) {
+			t.Fatalf("the entelect tab lists %d matches, brainjar's among them: %v", len(got), slices.Contains(got, brainjar))
+		}
+		for path, wants := range map[string][]string{
+			// The tab is marked, and the pager keeps the game.
+			"/matches?game=entelect&page=2": {`<a href="/matches?game=entelect" aria-current="page">`, `href="?game=entelect&amp;page=1"`},
+			// All games, with a column saying which.
+			"/matches": {`<a href="/matches" aria-current="page">All games</a>`, "<td>BrainJar</td>"},
+		} {
+			body := visitor.get(path).body
+			for _, want := range wants {
+				if !strings.Contains(body, want) {
+					t.Errorf("%s lacks %s", path, want)
+				}
+			}
+		}
+		if got := htmlMatchIDs(t, visitor, fmt.Sprintf("/matches?game=entelect&bot=%d&page=2", ahab)); len(got) != 0 {
+			t.Fatalf("page 2 of Ahab's entelect matches: %v, want none (49 + 1 fit on page 1)", got)
+		}
+		if res := visitor.get("/matches?game=chess"); res.status != http.StatusNotFound {
+			t.Fatalf("an unknown game: status %d", res.status)
 		}
 	})
 

@@ -79,15 +79,23 @@ func (h *Handler) leaderboard(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) matches(w http.ResponseWriter, r *http.Request) {
 	n := pageNumber(r)
 	p := store.MatchListParams{Limit: matchPageSize + 1, Offset: (n - 1) * matchPageSize}
-	query := ""
+	v := page.MatchesView{Games: h.cfg.Games}
 	if b := r.URL.Query().Get("bot"); b != "" {
 		id, err := strconv.ParseInt(b, 10, 64)
 		if err != nil {
 			h.fail(w, r, refuse(http.StatusBadRequest, "The bot filter must be a bot id."))
 			return
 		}
-		p.BotID, query = id, "bot="+b+"&"
+		p.BotID, v.Bot = id, b
 	}
+	if g := r.URL.Query().Get("game"); g != "" {
+		if !slices.Contains(h.cfg.Games, g) {
+			h.fail(w, r, refuse(http.StatusNotFound, "There is no game called %q.", g))
+			return
+		}
+		p.Game, v.Game = g, g
+	}
+
 	ms, err := h.store.MatchRows(r.Context(), p)
 	if err == nil {
 		err = h.hideBattleResults(r.Context(), h.base(r, "").UserID, ms)
@@ -100,8 +108,7 @@ func (h *Handler) matches(w http.ResponseWriter, r *http.Request) {
 	if more {
 		ms = ms[:matchPageSize]
 	}
-	h.render(w, r, http.StatusOK, page.Matches(page.MatchesView{
-		Base: h.base(r, "Matches"), Matches: ms,
-		Pager: page.Pager{Page: n, HasPrev: n > 1, HasNext: more, Query: query},
-	}))
+	v.Base, v.Matches = h.base(r, "Matches"), ms
+	v.Pager = page.Pager{Page: n, HasPrev: n > 1, HasNext: more, Query: v.PagerQuery()}
+	h.render(w, r, http.StatusOK, page.Matches(v))
 }

@@ -4,6 +4,7 @@ package page
 
 import (
 	"fmt"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -108,6 +109,39 @@ type MatchesView struct {
 	Base
 	Matches []store.MatchRow
 	Pager   Pager
+	// Game is the game shown, empty for all; Games are the tabs.
+	Game  string
+	Games []string
+	// Bot is the bot filter ("" for none), kept across tabs.
+	Bot string
+}
+
+// TabURL is the match list of game (all games when empty), with the
+// view's bot filter.
+func (v MatchesView) TabURL(game string) string {
+	if q := v.filters(game); q != "" {
+		return "/matches?" + q
+	}
+	return "/matches"
+}
+
+// PagerQuery is what the pager's links keep: the view's filters.
+func (v MatchesView) PagerQuery() string {
+	if q := v.filters(v.Game); q != "" {
+		return q + "&"
+	}
+	return ""
+}
+
+func (v MatchesView) filters(game string) string {
+	q := url.Values{}
+	if game != "" {
+		q.Set("game", game)
+	}
+	if v.Bot != "" {
+		q.Set("bot", v.Bot)
+	}
+	return q.Encode()
 }
 
 // MatchView is a match's page with its replay viewer.
