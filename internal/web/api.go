@@ -100,10 +100,7 @@ func (h *Handler) apiBot(w http.ResponseWriter, r *http.Request) {
 		h.apiFail(w, r, err)
 		return
 	}
-	var viewer int64
-	if u := apiUserFrom(r); u != nil {
-		viewer = u.ID
-	}
+	viewer := apiViewerID(r)
 	out, err := h.apiBotFor(r.Context(), id, viewer)
 	if err != nil {
 		h.apiFail(w, r, err)

@@ -14,6 +14,15 @@ func apiUserFrom(r *http.Request) *store.User {
 	return u
 }
 
+// apiViewerID is the id of the token's user, 0 for an anonymous reader:
+// what pages show to whom depends on it.
+func apiViewerID(r *http.Request) int64 {
+	if u := apiUserFrom(r); u != nil {
+		return u.ID
+	}
+	return 0
+}
+
 // apiAuth reads an optional "Authorization: Bearer <token>". A token that
 // is sent but unknown is refused, rather than treated as anonymous.
 func (h *Handler) apiAuth(next http.Handler) http.Handler {

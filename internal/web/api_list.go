@@ -54,10 +54,7 @@ func (h *Handler) apiMatches(w http.ResponseWriter, r *http.Request) {
 		}
 		p.Game = g
 	}
-	var viewer int64
-	if u := apiUserFrom(r); u != nil {
-		viewer = u.ID
-	}
+	viewer := apiViewerID(r)
 	ms, err := h.store.MatchRows(r.Context(), p)
 	if err == nil {
 		err = h.hideBattleResults(r.Context(), viewer, ms)

@@ -86,10 +86,7 @@ func (h *Handler) apiMatch(w http.ResponseWriter, r *http.Request) {
 		h.apiFail(w, r, err)
 		return
 	}
-	var viewer int64
-	if u := apiUserFrom(r); u != nil {
-		viewer = u.ID
-	}
+	viewer := apiViewerID(r)
 	m, err := h.matchFor(r.Context(), id, viewer)
 	if err != nil {
 		h.apiFail(w, r, err)
