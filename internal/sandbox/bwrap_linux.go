@@ -4,6 +4,8 @@ package sandbox
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -60,7 +62,23 @@ type Bwrap struct {
 	readOnly []string
 	log      *slog.Logger
 	seq      atomic.Uint64
-	seccomp  []byte // nil: no filter on this architecture
+	// tag tells this runner's cgroups from those of the process's other
+	// runners (a worker has one for matches and one for builds), whose
+	// sequences count from 1 too.
+	tag     string
+	seccomp []byte // nil: no filter on this architecture
+}
+
+// cgroupName names the next command's cgroup: the pid first, which
+// removeStale reads to find the cgroups of dead workers.
+func (b *Bwrap) cgroupName() string {
+	return fmt.Sprintf("broadside-%d-%s-%d", os.Getpid(), b.tag, b.seq.Add(1))
+}
+
+func randomTag() string {
+	var r [4]byte
+	_, _ = rand.Read(r[:])
+	return hex.EncodeToString(r[:])
 }
 
 // NewBwrap checks that bubblewrap works here and returns the runner. It
@@ -83,7 +101,7 @@ func NewBwrap(cfg BwrapConfig) (*Bwrap, error) {
 	if ro == nil {
 		ro = DefaultRuntimePaths()
 	}
-	b := &Bwrap{cfg: cfg, bwrap: bin, log: log, seccomp: setuidFilter()}
+	b := &Bwrap{cfg: cfg, bwrap: bin, log: log, seccomp: setuidFilter(), tag: randomTag()}
 	for _, p := range ro {
 		if _, err := os.Stat(p); err == nil && !strings.HasPrefix(p+"/", "/usr/") {
 			b.readOnly = append(b.readOnly, filepath.Clean(p))
@@ -262,7 +280,7 @@ func (b *Bwrap) start(ctx context.Context, c Cmd, pipes *stdPipes) (*proc, error
 	var cg *cgroupSet
 	var memKilled atomic.Bool
 	if b.cgroups != nil {
-		name := fmt.Sprintf("broadside-%d-%d", os.Getpid(), b.seq.Add(1))
+		name := b.cgroupName()
 		hard := limits
 		if hard.MemoryBytes > 0 {
 			hard.MemoryBytes += memoryHeadroom
