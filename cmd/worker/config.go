@@ -28,6 +28,10 @@ type Config struct {
 	BattleEvery time.Duration
 	LadderEvery time.Duration
 	LadderSlots int
+	// HeartbeatEvery paces the worker's sign of life; a worker silent for
+	// DeadAfter is taken for dead and its running jobs run again elsewhere.
+	HeartbeatEvery time.Duration
+	DeadAfter      time.Duration
 }
 
 // envVar documents one setting for --help.
@@ -46,7 +50,9 @@ var envVars = []envVar{
 	{"WORK_DIR", "", "folder for per-job files (default: the system's temporary folder)"},
 	{"WORKER_MATCH_TIMEOUT", "30m", "longest one attempt at a match may run"},
 	{"WORKER_BUILD_TIMEOUT", "20m", "longest one attempt at a build may run"},
-	{"WORKER_RESCUE_AFTER", "", "after how long a job of a dead worker is retried (default: the longer timeout plus 1m)"},
+	{"WORKER_RESCUE_AFTER", "", "last resort: after how long a job still running is retried whatever its worker's heartbeats say (default: the longer timeout plus 1m)"},
+	{"WORKER_HEARTBEAT", "15s", "how often a worker records that it is alive"},
+	{"WORKER_DEAD_AFTER", "45s", "a worker silent this long is taken for dead: its running matches and builds start again on another worker"},
 	{"WORKER_SHUTDOWN_GRACE", "5m", "on SIGTERM, how long running jobs may finish before they are handed back to the queue"},
 	{"BATTLE_INTERVAL", "10s", "how often due battles start and running battles are checked"},
 	{"LADDER_INTERVAL", "30s", "how often the ladder's matchmaker runs; off turns ranked matchmaking off"},
@@ -100,6 +106,8 @@ func parseConfig(getenv func(string) string) (Config, error) {
 		ShutdownGrace:    duration("WORKER_SHUTDOWN_GRACE"),
 		BattleEvery:      duration("BATTLE_INTERVAL"),
 		LadderSlots:      integer("LADDER_SLOTS", 1),
+		HeartbeatEvery:   duration("WORKER_HEARTBEAT"),
+		DeadAfter:        duration("WORKER_DEAD_AFTER"),
 	}
 	if v := get("LADDER_INTERVAL"); v != "off" && v != "0" {
 		c.LadderEvery = duration("LADDER_INTERVAL")
@@ -122,6 +130,9 @@ func parseConfig(getenv func(string) string) (Config, error) {
 	}
 	if c.RescueAfter > 0 && (c.RescueAfter < c.MatchTimeout || c.RescueAfter < c.BuildTimeout) {
 		errs = append(errs, errors.New("WORKER_RESCUE_AFTER must be at least WORKER_MATCH_TIMEOUT and WORKER_BUILD_TIMEOUT, or a running job would be started twice"))
+	}
+	if c.DeadAfter > 0 && c.DeadAfter < 2*c.HeartbeatEvery {
+		errs = append(errs, errors.New("WORKER_DEAD_AFTER must be at least twice WORKER_HEARTBEAT, or a live worker's jobs would be started twice"))
 	}
 	return c, errors.Join(errs...)
 }

@@ -7,8 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -85,14 +83,16 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	defer bucket.Close()
 
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		jobs.NewPeriodicCollector(store.New(pool)))
 	deps := jobs.Deps{
 		Pool: pool, Bucket: bucket, Logger: log, Games: rulesets.Registry(),
 		Bwrap: bw.match, WorkDir: cfg.WorkDir,
 		MatchConcurrency: cfg.MatchConcurrency, BuildConcurrency: cfg.BuildConcurrency,
-		Timeouts:      jobs.Timeouts{Build: cfg.BuildTimeout, Match: cfg.MatchTimeout, RescueAfter: cfg.RescueAfter},
-		ShutdownGrace: cfg.ShutdownGrace,
-		Metrics:       jobs.NewMetrics(reg),
+		Timeouts:       jobs.Timeouts{Build: cfg.BuildTimeout, Match: cfg.MatchTimeout, RescueAfter: cfg.RescueAfter},
+		ShutdownGrace:  cfg.ShutdownGrace,
+		Metrics:        jobs.NewMetrics(reg),
+		HeartbeatEvery: cfg.HeartbeatEvery, DeadAfter: cfg.DeadAfter, Sandbox: mode,
 	}
 	if cfg.BuildConcurrency > 0 {
 		deps.Builder = build.New(bw.build)
@@ -123,8 +123,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	if err := w.Start(ctx); err != nil {
 		return err
 	}
-	log.Info("worker started", "matches", cfg.MatchConcurrency, "builds", cfg.BuildConcurrency, "sandbox", mode, "pid", os.Getpid())
-	go heartbeat(ctx, store.New(pool), mode, log)
+	log.Info("worker started", "id", w.ID(), "matches", cfg.MatchConcurrency, "builds", cfg.BuildConcurrency, "sandbox", mode)
 	<-ctx.Done()
 	log.Info("worker stopping: finishing running jobs", "grace", cfg.ShutdownGrace)
 	<-w.Stopped()
@@ -165,22 +164,4 @@ func sandboxes(ctx context.Context, cfg Config, log *slog.Logger) (runners, stri
 		return runners{}, "", fmt.Errorf("sandbox: %w", err)
 	}
 	return runners{match: match, build: bld}, "bwrap", nil
-}
-
-// heartbeat records every 15 s that this worker is alive, for the admin page.
-func heartbeat(ctx context.Context, st *store.Store, mode string, log *slog.Logger) {
-	host, _ := os.Hostname()
-	h := store.WorkerHeartbeat{WorkerID: host + ":" + strconv.Itoa(os.Getpid()), Hostname: host, StartedAt: time.Now(), Sandbox: mode}
-	t := time.NewTicker(15 * time.Second)
-	defer t.Stop()
-	for {
-		if err := st.WorkerBeat(ctx, h); err != nil && ctx.Err() == nil {
-			log.Warn("heartbeat failed", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
 }

@@ -48,6 +48,12 @@ func (w *BuildWorker) Work(ctx context.Context, job *river.Job[BuildArgs]) error
 	} else if err != nil {
 		return err
 	}
+	if job.Attempt > job.MaxAttempts {
+		// Rescued from dead workers more often than it may be tried.
+		msg := fmt.Sprintf("The build was interrupted %d times because the worker running it stopped. "+
+			"Please upload the version again; if this persists, tell the organisers.", job.Attempt-1)
+		return w.finish(ctx, job, store.BuildResult{Log: msg})
+	}
 	res, artifact, err := w.build(ctx, v)
 	if err != nil {
 		w.deps.Metrics.jobDone("build", "error", time.Since(start))
@@ -61,16 +67,8 @@ func (w *BuildWorker) Work(ctx context.Context, job *river.Job[BuildArgs]) error
 		}
 		return fmt.Errorf("build version %d: %w", id, err)
 	}
-	err = pgx.BeginFunc(ctx, w.deps.Pool, func(tx pgx.Tx) error {
-		err := store.NewTx(tx).BotVersionFinishBuild(ctx, id, store.BuildResult{OK: res.OK, Log: res.Log, ArtifactKey: artifact})
-		if err != nil && !errors.Is(err, store.ErrBuildDone) {
-			return err
-		}
-		_, err = river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
+	if err := w.finish(ctx, job, store.BuildResult{OK: res.OK, Log: res.Log, ArtifactKey: artifact}); err != nil {
 		return err
-	})
-	if err != nil {
-		return fmt.Errorf("record build of version %d: %w", id, err)
 	}
 	outcome := "failed"
 	if res.OK {
@@ -78,6 +76,32 @@ func (w *BuildWorker) Work(ctx context.Context, job *river.Job[BuildArgs]) error
 	}
 	w.deps.Metrics.jobDone("build", outcome, time.Since(start))
 	log.Info("build: done", "ok", res.OK, "duration", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// finish records the build's outcome and completes its job in one
+// transaction. A successful build also asks the ladder to match the bot
+// at once (a new bot's placement games start without waiting for the next
+// periodic tick); the tick is unique while unfinished, so a burst of builds
+// adds at most one.
+func (w *BuildWorker) finish(ctx context.Context, job *river.Job[BuildArgs], res store.BuildResult) error {
+	id := job.Args.VersionID
+	err := pgx.BeginFunc(ctx, w.deps.Pool, func(tx pgx.Tx) error {
+		err := store.NewTx(tx).BotVersionFinishBuild(ctx, id, res)
+		if err != nil && !errors.Is(err, store.ErrBuildDone) {
+			return err
+		}
+		if res.OK && w.deps.Scheduler != nil && w.deps.Scheduler.ladderOn() {
+			if _, err := river.ClientFromContext[pgx.Tx](ctx).InsertTx(ctx, tx, LadderTickArgs{}, nil); err != nil {
+				return fmt.Errorf("ask for a ladder tick: %w", err)
+			}
+		}
+		_, err = river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("record build of version %d: %w", id, err)
+	}
 	return nil
 }
 

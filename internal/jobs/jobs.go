@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
 )
 
 // Queue names: builds and matches have their own so a burst of uploads
@@ -33,7 +34,7 @@ func (BuildArgs) Kind() string { return "build" }
 
 // InsertOpts puts builds on their queue; one pending build per version.
 func (BuildArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueBuild, MaxAttempts: 3, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+	return river.InsertOpts{Queue: QueueBuild, MaxAttempts: 3, UniqueOpts: whileUnfinished()}
 }
 
 // MatchArgs asks for one match to be played.
@@ -46,7 +47,21 @@ func (MatchArgs) Kind() string { return "match" }
 
 // InsertOpts puts matches on their queue; one pending job per match.
 func (MatchArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueMatch, MaxAttempts: 5, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+	return river.InsertOpts{Queue: QueueMatch, MaxAttempts: 5, UniqueOpts: whileUnfinished()}
+}
+
+// whileUnfinished makes a job unique among the jobs of its kind and args
+// that have not finished. River's default also counts completed jobs, so a
+// periodic tick or a rerun would be skipped as a duplicate of its own
+// finished predecessor until River prunes it a day later.
+func whileUnfinished() river.UniqueOpts {
+	return river.UniqueOpts{
+		ByArgs: true,
+		ByState: []rivertype.JobState{
+			rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
+			rivertype.JobStateRunning, rivertype.JobStateScheduled,
+		},
+	}
 }
 
 // Client inserts jobs. The portal holds one; it runs no jobs.

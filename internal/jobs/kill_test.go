@@ -2,6 +2,7 @@ package jobs_test
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,16 +36,19 @@ func (b *syncBuffer) String() string {
 }
 
 // startWorkerProcess runs the real worker binary on the test's database.
-func startWorkerProcess(t *testing.T, bin, dbURL, blobDir string) (*exec.Cmd, *syncBuffer) {
+func startWorkerProcess(t *testing.T, bin, dbURL, blobDir, workDir string) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
 	cmd := exec.Command(bin)
 	out := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.Env = append(os.Environ(),
 		"DATABASE_URL="+dbURL, "BLOB_URL="+blobDir, "SANDBOX=auto", "LOG_LEVEL=debug",
-		"WORKER_CONCURRENCY=1", "WORKER_BUILD_CONCURRENCY=1", "WORK_DIR="+t.TempDir(),
-		// Short limits so River rescues the killed worker's job quickly.
-		"WORKER_MATCH_TIMEOUT=60s", "WORKER_BUILD_TIMEOUT=60s", "WORKER_RESCUE_AFTER=65s",
+		"WORKER_CONCURRENCY=1", "WORKER_BUILD_CONCURRENCY=1", "WORK_DIR="+workDir,
+		// Heartbeats every second, dead after three: the killed worker's
+		// job must come back through its heartbeats going silent, long
+		// before River's own rescuer (WORKER_RESCUE_AFTER) would act.
+		"WORKER_HEARTBEAT=1s", "WORKER_DEAD_AFTER=3s", "WORKER_RESCUE_AFTER=30m",
+		"WORKER_MATCH_TIMEOUT=3m", "WORKER_BUILD_TIMEOUT=3m",
 		"WORKER_SHUTDOWN_GRACE=20s")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -62,8 +66,10 @@ func startWorkerProcess(t *testing.T, bin, dbURL, blobDir string) (*exec.Cmd, *s
 }
 
 // TestKillWorkerMidMatch kills a real worker process while it plays a
-// ranked match: River rescues the job, another worker plays the match
-// again from the start, and it is recorded and rated exactly once.
+// ranked match: its heartbeats stop, the rescue tick hands the job back,
+// another worker plays the match again from the start, and it is recorded
+// and rated exactly once. The new worker also removes the folder the dead
+// one left on the shared WORK_DIR.
 func TestKillWorkerMidMatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs worker processes for about two minutes")
@@ -86,7 +92,8 @@ func TestKillWorkerMidMatch(t *testing.T) {
 	a := e.upload(t, "PyA", zipDir(t, "../../bots/entelect-python3", nil))
 	b := e.upload(t, "PyB", zipDir(t, "../../bots/entelect-python3", nil))
 
-	first, _ := startWorkerProcess(t, bin, dbURL, blobDir)
+	workDir := t.TempDir()
+	first, _ := startWorkerProcess(t, bin, dbURL, blobDir, workDir)
 	for _, v := range []int64{a, b} {
 		if got := e.waitBuilt(t, v, 2*time.Minute); got.BuildStatus != "ok" {
 			t.Fatalf("build: %s\n%s", got.BuildStatus, got.BuildLog)
@@ -107,9 +114,20 @@ func TestKillWorkerMidMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	first.Wait()
+	killed := time.Now()
+	left, _ := filepath.Glob(filepath.Join(workDir, "worker-*"))
+	if len(left) != 1 {
+		t.Fatalf("work folders after the kill: %v, want the dead worker's one", left)
+	}
 
-	second, out := startWorkerProcess(t, bin, dbURL, blobDir)
-	m := e.waitMatch(t, matchID, 4*time.Minute)
+	second, out := startWorkerProcess(t, bin, dbURL, blobDir, workDir)
+	t.Cleanup(func() {
+		if t.Failed() {
+			dumpRows(t, e, `SELECT id, kind, state, attempt, attempted_by::text, errors::text FROM river_job ORDER BY id`)
+			dumpRows(t, e, `SELECT worker_id, last_seen_at::text, now()::text FROM worker_heartbeats`)
+		}
+	})
+	m := e.waitMatch(t, matchID, 6*time.Minute)
 	if m.Status != "finished" {
 		t.Fatalf("match %s: %s", m.Status, m.Error)
 	}
@@ -126,6 +144,14 @@ func TestKillWorkerMidMatch(t *testing.T) {
 	}
 	if n := e.count(t, `SELECT count(*) FROM river_job WHERE kind = 'match' AND state = 'completed' AND attempt = 2`); n != 1 {
 		t.Errorf("match job not completed on its second attempt")
+	}
+	if n := e.count(t, `SELECT count(*) FROM river_job WHERE kind = 'match'
+		AND errors[1]->>'error' LIKE '%stopped sending heartbeats; job rescued'`); n != 1 {
+		t.Errorf("the match job was not rescued for its worker's silence")
+	}
+	t.Logf("match finished %s after the kill", time.Since(killed).Round(time.Second))
+	if _, err := os.Stat(left[0]); !os.IsNotExist(err) {
+		t.Errorf("the dead worker's folder %s is still there (%v)", left[0], err)
 	}
 
 	// SIGTERM: the idle worker stops cleanly.
@@ -144,5 +170,20 @@ func TestKillWorkerMidMatch(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "worker stopped") {
 		t.Errorf("no clean stop in the log")
+	}
+}
+
+// dumpRows logs a query's rows, to see the queue when a test fails.
+func dumpRows(t *testing.T, e *env, query string) {
+	t.Helper()
+	rows, err := e.pool.Query(context.Background(), query)
+	if err != nil {
+		t.Logf("%s: %v", query, err)
+		return
+	}
+	defer rows.Close()
+	for rows.Next() {
+		vals, _ := rows.Values()
+		t.Logf("%v", vals)
 	}
 }

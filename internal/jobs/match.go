@@ -57,6 +57,12 @@ func (w *MatchWorker) Work(ctx context.Context, job *river.Job[MatchArgs]) error
 		return err
 	}
 	log = log.With("match_attempt", attempt)
+	if job.Attempt > job.MaxAttempts {
+		// Rescued from dead workers more often than it may be tried: a
+		// match that kills its workers must not go round for ever.
+		log.Warn("match: out of attempts after its workers stopped")
+		return w.fail(ctx, job, fmt.Sprintf("The match was interrupted %d times because the worker playing it stopped; it will not be retried.", job.Attempt-1))
+	}
 	res, err := w.play(ctx, id, log)
 	var perm *errPermanent
 	if errors.As(err, &perm) || (err != nil && job.Attempt >= job.MaxAttempts && ctx.Err() == nil) {

@@ -25,20 +25,20 @@ type BattleTickArgs struct{}
 // Kind is the stable job kind stored in river_job.
 func (BattleTickArgs) Kind() string { return "battle_tick" }
 
-// InsertOpts keeps at most one tick waiting.
+// InsertOpts keeps at most one tick waiting or running.
 func (BattleTickArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueCompetition, MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+	return river.InsertOpts{Queue: QueueCompetition, MaxAttempts: 1, UniqueOpts: whileUnfinished()}
 }
 
 // LadderTickArgs asks the ladder's matchmaker to fill the queue.
 type LadderTickArgs struct{}
 
 // Kind is the stable job kind stored in river_job.
-func (LadderTickArgs) Kind() string { return "ladder_tick" }
+func (LadderTickArgs) Kind() string { return competition.LadderTickJob }
 
-// InsertOpts keeps at most one tick waiting.
+// InsertOpts keeps at most one tick waiting or running.
 func (LadderTickArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueCompetition, MaxAttempts: 1, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+	return river.InsertOpts{Queue: QueueCompetition, MaxAttempts: 1, UniqueOpts: whileUnfinished()}
 }
 
 // SchedulerConfig tunes the competition's periodic work.
@@ -83,29 +83,83 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 	if cfg.LadderSlots <= 0 {
 		cfg.LadderSlots = 4
 	}
+
 	return &Scheduler{cfg: cfg}, nil
 }
 
-// register adds the tick workers and returns the periodic jobs.
+// Names of the periodic jobs, as the admin console and /metrics show them.
+const (
+	periodicBattle = "battle_tick"
+	periodicLadder = competition.LadderTickJob
+	// periodicRescue is not a River job: every worker looks for the jobs
+	// of dead workers after each heartbeat (see Worker.rescue).
+	periodicRescue = "rescue"
+)
+
+// register adds the tick workers and returns the periodic jobs. River's
+// leader alone inserts periodic jobs, and each kind is unique while
+// unfinished, so however many workers run, at most one tick of each kind
+// waits or runs at a time.
 func (s *Scheduler) register(workers *river.Workers) []*river.PeriodicJob {
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, _ *river.Job[BattleTickArgs]) error {
-		return s.BattleTick(ctx)
+		return recorded(ctx, s.cfg.Pool, s.cfg.Logger, periodicBattle, s.BattleTick)
 	}))
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[LadderTickArgs]) error {
 		rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(job.ID)))
-		return s.LadderTick(ctx, rng)
+		return recorded(ctx, s.cfg.Pool, s.cfg.Logger, periodicLadder, func(ctx context.Context) error { return s.LadderTick(ctx, rng) })
 	}))
 	periodic := []*river.PeriodicJob{
 		river.NewPeriodicJob(river.PeriodicInterval(s.cfg.BattleEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return BattleTickArgs{}, nil },
 			&river.PeriodicJobOpts{RunOnStart: true}),
 	}
-	if s.cfg.LadderEvery > 0 && len(s.cfg.LadderGames) > 0 {
+	if s.ladderOn() {
 		periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(s.cfg.LadderEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return LadderTickArgs{}, nil },
 			&river.PeriodicJobOpts{RunOnStart: true}))
 	}
 	return periodic
+}
+
+func (s *Scheduler) ladderOn() bool { return s.cfg.LadderEvery > 0 && len(s.cfg.LadderGames) > 0 }
+
+// intervals are the periodic jobs this scheduler runs, by name.
+func (s *Scheduler) intervals() map[string]time.Duration {
+	m := map[string]time.Duration{periodicBattle: s.cfg.BattleEvery}
+	if s.ladderOn() {
+		m[periodicLadder] = s.cfg.LadderEvery
+	}
+	return m
+}
+
+// registerRuns records the periodic jobs' intervals for the admin console.
+func (s *Scheduler) registerRuns(ctx context.Context) error {
+	st := store.New(s.cfg.Pool)
+	for name, every := range s.intervals() {
+		if err := st.PeriodicRegister(ctx, name, every); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recorded runs one periodic job and records its start, end and error, so
+// operators see each one's last run. Failing to record is logged, never a
+// reason to skip the run.
+func recorded(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger, name string, run func(context.Context) error) error {
+	st := store.New(pool)
+	if err := st.PeriodicStarted(ctx, name); err != nil {
+		log.Warn("periodic job: record start", "job", name, "err", err)
+	}
+	err := run(ctx)
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	if rerr := st.PeriodicFinished(context.WithoutCancel(ctx), name, msg); rerr != nil {
+		log.Warn("periodic job: record end", "job", name, "err", rerr)
+	}
+	return err
 }
 
 // attach gives the scheduler the client its matches are enqueued with.

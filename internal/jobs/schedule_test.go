@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -17,7 +16,6 @@ import (
 func schedFixture(t *testing.T, n, slots int) (*Scheduler, *store.Store, []int64) {
 	t.Helper()
 	t.Parallel()
-	ctx := context.Background()
 	pool := testdb.NewPool(t)
 	st := store.New(pool)
 	s, err := NewScheduler(SchedulerConfig{Pool: pool, LadderGames: []string{"entelect"}, LadderSlots: slots})
@@ -31,22 +29,7 @@ func schedFixture(t *testing.T, n, slots int) (*Scheduler, *store.Store, []int64
 	s.attach(c)
 	var bots []int64
 	for i := 0; i < n; i++ {
-		u, err := st.UserEnsure(ctx, fmt.Sprintf("owner%d", i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := st.UploadRecord(ctx, store.UploadParams{
-			OwnerID: u.ID, Name: fmt.Sprintf("bot%d", i), Game: "entelect", Language: "Go", BotType: "Golang",
-			Manifest: json.RawMessage(`{}`), SourceSHA256: "00", SourceSize: 1,
-			SourceKey: func(botID int64, v int) string { return fmt.Sprintf("bots/%d/%d.zip", botID, v) },
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := st.BotVersionFinishBuild(ctx, res.VersionID, store.BuildResult{OK: true, ArtifactKey: "a"}); err != nil {
-			t.Fatal(err)
-		}
-		bots = append(bots, res.BotID)
+		bots = append(bots, builtBot(t, st, fmt.Sprintf("owner%d", i)))
 	}
 	return s, st, bots
 }

@@ -2,6 +2,8 @@ package jobs
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -19,6 +21,7 @@ import (
 	"github.com/broadside/broadside/internal/build"
 	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/sandbox"
+	"github.com/broadside/broadside/internal/store"
 )
 
 // Builder builds a bot folder (internal/build).
@@ -55,15 +58,38 @@ type Deps struct {
 	// AfterMatch, when set, is called after a match's result is committed
 	// (the competition layer advances battles from it).
 	AfterMatch func(ctx context.Context, matchID int64)
-	// Scheduler, when set, runs the competition's periodic jobs (battle
-	// and ladder ticks) on this worker's client.
+	// Scheduler, when set, runs the competition's periodic jobs (battle,
+	// ladder and rescue ticks) on this worker's client.
 	Scheduler *Scheduler
+	// WorkerID names this process in heartbeats and as River's client id
+	// (so a job's attempted_by names the worker running it); empty makes
+	// one from the host name, the pid and a random suffix.
+	WorkerID string
+	// HeartbeatEvery is how often the worker records that it is alive and
+	// looks for the jobs of dead workers; zero means DefaultHeartbeatEvery.
+	HeartbeatEvery time.Duration
+	// DeadAfter is how long a worker may go without a heartbeat before its
+	// running jobs are run again elsewhere; zero means DefaultDeadAfter. It
+	// must exceed HeartbeatEvery by a safe margin.
+	DeadAfter time.Duration
+	// Sandbox names the confinement for the admin console's worker list.
+	Sandbox string
 }
+
+// DefaultHeartbeatEvery and DefaultDeadAfter: a worker silent for three
+// heartbeats is taken for dead and its running jobs are run again.
+const (
+	DefaultHeartbeatEvery = 15 * time.Second
+	DefaultDeadAfter      = 3 * DefaultHeartbeatEvery
+)
 
 // Worker runs build and match jobs.
 type Worker struct {
 	river *river.Client[pgx.Tx]
 	deps  Deps
+	dir   *workDir
+	// started is when the process made this worker, for the admin page.
+	started time.Time
 }
 
 // NewWorker returns a worker; Start begins fetching jobs.
@@ -80,18 +106,39 @@ func NewWorker(deps Deps) (*Worker, error) {
 	if deps.WorkDir == "" {
 		deps.WorkDir = os.TempDir()
 	}
-	if err := os.MkdirAll(deps.WorkDir, 0o755); err != nil {
-		return nil, fmt.Errorf("jobs: work folder: %w", err)
+	if deps.WorkerID == "" {
+		deps.WorkerID = newWorkerID()
 	}
+	if deps.HeartbeatEvery <= 0 {
+		deps.HeartbeatEvery = DefaultHeartbeatEvery
+	}
+	if deps.DeadAfter <= 0 {
+		deps.DeadAfter = DefaultDeadAfter
+	}
+	dir, swept, err := claimWorkDir(deps.WorkDir, deps.WorkerID)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range swept {
+		deps.Logger.Info("removed the work folder of a worker that is gone", "folder", d)
+	}
+	// Every job folder lives in this process's own folder.
+	deps.WorkDir = dir.path
 	workers := river.NewWorkers()
 	queues := map[string]river.QueueConfig{}
-	if deps.Games != nil && deps.MatchConcurrency > 0 {
+	// The match kind is known even where this process plays no matches:
+	// River refuses to insert a kind its client does not know, and the
+	// periodic ticks this worker may run as leader insert matches.
+	if deps.Games != nil {
 		seats, err := newSeatRunners(deps)
 		if err != nil {
+			_ = dir.release()
 			return nil, err
 		}
 		river.AddWorker(workers, &MatchWorker{deps: deps, seat: seats})
-		queues[QueueMatch] = river.QueueConfig{MaxWorkers: deps.MatchConcurrency}
+		if deps.MatchConcurrency > 0 {
+			queues[QueueMatch] = river.QueueConfig{MaxWorkers: deps.MatchConcurrency}
+		}
 	}
 	if deps.Builder != nil && deps.BuildConcurrency > 0 {
 		river.AddWorker(workers, &BuildWorker{deps: deps})
@@ -103,9 +150,11 @@ func NewWorker(deps Deps) (*Worker, error) {
 		queues[QueueCompetition] = river.QueueConfig{MaxWorkers: 1}
 	}
 	if len(queues) == 0 {
+		_ = dir.release()
 		return nil, errors.New("jobs: worker has nothing to run (no rule sets or builder, or zero concurrency)")
 	}
 	rc, err := river.NewClient(riverpgxv5.New(deps.Pool), &river.Config{
+		ID:                   deps.WorkerID,
 		Queues:               queues,
 		Workers:              workers,
 		Logger:               deps.Logger,
@@ -117,21 +166,105 @@ func NewWorker(deps Deps) (*Worker, error) {
 		RetryPolicy: &retryPolicy{},
 	})
 	if err != nil {
+		_ = dir.release()
 		return nil, fmt.Errorf("jobs: new worker: %w", err)
 	}
 	if deps.Scheduler != nil {
 		deps.Scheduler.attach(&Client{river: rc})
 	}
-	return &Worker{river: rc, deps: deps}, nil
+	return &Worker{river: rc, deps: deps, dir: dir, started: time.Now()}, nil
 }
+
+// ID is the worker's id in heartbeats and in River's attempted_by.
+func (w *Worker) ID() string { return w.deps.WorkerID }
 
 // Start begins fetching and running jobs until ctx ends or Stop is called.
 // When ctx ends the worker stops gracefully (see Deps.ShutdownGrace).
 func (w *Worker) Start(ctx context.Context) error {
+	st := store.New(w.deps.Pool)
+	// The first heartbeat comes before any job is taken, so a job never
+	// belongs to a worker the rescuer has not heard of.
+	if err := st.WorkerBeat(ctx, w.heartbeat()); err != nil {
+		return fmt.Errorf("jobs: start worker: %w", err)
+	}
+	if w.deps.Scheduler != nil {
+		if err := w.deps.Scheduler.registerRuns(ctx); err != nil {
+			return fmt.Errorf("jobs: start worker: %w", err)
+		}
+	}
+	if err := st.PeriodicRegister(ctx, periodicRescue, w.deps.HeartbeatEvery); err != nil {
+		return fmt.Errorf("jobs: start worker: %w", err)
+	}
 	if err := w.river.Start(ctx); err != nil {
 		return fmt.Errorf("jobs: start worker: %w", err)
 	}
+	go w.beat(ctx, st)
+	go func() {
+		<-w.river.Stopped()
+		if err := w.dir.release(); err != nil {
+			w.deps.Logger.Warn("remove work folder", "err", err)
+		}
+	}()
 	return nil
+}
+
+// heartbeat is this worker's row in worker_heartbeats.
+func (w *Worker) heartbeat() store.WorkerHeartbeat {
+	host, _ := os.Hostname()
+	return store.WorkerHeartbeat{WorkerID: w.deps.WorkerID, Hostname: host, StartedAt: w.started, Sandbox: w.deps.Sandbox}
+}
+
+// beat records that the worker is alive until it stops, and after each
+// heartbeat hands the jobs of dead workers back to the queue.
+//
+// The rescue is no River job on purpose: a periodic job is unique while
+// unfinished, so one left running by a dead leader would block every later
+// one, the rescue that would free it included. Every worker runs it; the
+// update is atomic, so a job is rescued once.
+func (w *Worker) beat(ctx context.Context, st *store.Store) {
+	t := time.NewTicker(w.deps.HeartbeatEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-w.river.Stopped():
+			return
+		case <-t.C:
+		}
+		if err := st.WorkerBeat(ctx, w.heartbeat()); err != nil && ctx.Err() == nil {
+			w.deps.Logger.Warn("heartbeat failed", "err", err)
+			continue
+		}
+		if err := recorded(ctx, w.deps.Pool, w.deps.Logger, periodicRescue, w.rescue); err != nil && ctx.Err() == nil {
+			w.deps.Logger.Warn("rescue of dead workers' jobs failed", "err", err)
+		}
+	}
+}
+
+// rescue runs again, at once, the jobs of workers that stopped sending
+// heartbeats (a killed process, a lost machine), and forgets workers
+// silent for a week.
+func (w *Worker) rescue(ctx context.Context) error {
+	st := store.New(w.deps.Pool)
+	jobs, err := st.JobsRescueFromDeadWorkers(ctx, w.deps.DeadAfter)
+	if err != nil {
+		return err
+	}
+	for _, j := range jobs {
+		w.deps.Logger.Warn("rescued a job from a worker that stopped sending heartbeats",
+			"job_id", j.ID, "kind", j.Kind, "attempt", j.Attempt, "worker", j.WorkerID)
+	}
+	return st.WorkerForget(ctx, time.Now().Add(-7*24*time.Hour))
+}
+
+// newWorkerID is unique per process, even where every container's worker
+// is pid 1 on a reused host name.
+func newWorkerID() string {
+	host, _ := os.Hostname()
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%s:%d:%s", host, os.Getpid(), hex.EncodeToString(b[:]))
 }
 
 // Stop stops fetching and waits for running jobs; after ShutdownGrace
