@@ -61,7 +61,18 @@ func (h *Handler) adminView(r *http.Request) (*page.AdminView, error) {
 	if err != nil {
 		return nil, err
 	}
+	periodic, err := h.store.PeriodicList(ctx)
+	if err != nil {
+		return nil, err
+	}
 	v := &page.AdminView{Base: h.base(r, "Admin"), Matches: matches, Audit: audit}
+	for _, p := range periodic {
+		late := p.Overdue(h.now())
+		v.Periodic = append(v.Periodic, page.PeriodicLine{PeriodicRun: p, Overdue: late})
+		if late {
+			v.Overdue++
+		}
+	}
 	for _, kind := range []string{"ladder", "placement", "challenge", "battle"} {
 		v.Queue = append(v.Queue, page.QueueLine{Kind: kind, Count: depth[kind]})
 		v.QueueTotal += depth[kind]

@@ -134,3 +134,50 @@ func TestAdminConsole(t *testing.T) {
 		t.Errorf("admin page does not show the audit log")
 	}
 }
+
+// TestAdminPeriodicJobs: the console shows each periodic job's last and
+// next run, and raises an alarm for one that has not run for three
+// intervals (issue 11, item 4).
+func TestAdminPeriodicJobs(t *testing.T) {
+	b := setup(t, nil)
+	org := b.browser(t)
+	org.register("olga")
+	b.makeOrganiser(t, "olga")
+
+	if res := org.get("/admin"); !strings.Contains(res.body, "No worker has registered the periodic jobs yet") {
+		t.Errorf("no periodic jobs: the console does not say so")
+	}
+	for name, every := range map[string]time.Duration{"ladder_tick": 30 * time.Second, "battle_tick": time.Second} {
+		if err := b.st.PeriodicRegister(b.ctx, name, every); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.st.PeriodicStarted(b.ctx, name); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.st.PeriodicFinished(b.ctx, name, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := org.get("/admin")
+	if strings.Contains(res.body, "periodic-alarm") || strings.Contains(res.body, `class="overdue"`) {
+		t.Errorf("jobs that just ran show as overdue")
+	}
+	for _, want := range []string{"ladder_tick", "30s", "battle_tick", "on time"} {
+		if !strings.Contains(res.body, want) {
+			t.Errorf("console lacks %q", want)
+		}
+	}
+
+	// The battle tick stops: its last run is now ten intervals old.
+	if _, err := b.st.DB().Exec(b.ctx, `UPDATE periodic_runs SET last_started_at = now() - interval '10 seconds',
+		last_finished_at = now() - interval '10 seconds', updated_at = now() - interval '1 hour' WHERE name = 'battle_tick'`); err != nil {
+		t.Fatal(err)
+	}
+	res = org.get("/admin")
+	if !strings.Contains(res.body, "1 periodic job(s) have not run for three intervals") {
+		t.Errorf("no alarm for a stopped tick")
+	}
+	if n := strings.Count(res.body, `class="overdue"`); n != 1 {
+		t.Errorf("%d jobs marked overdue, want the battle tick alone", n)
+	}
+}
