@@ -3,6 +3,8 @@ package competition
 import (
 	"context"
 	"time"
+
+	"github.com/broadside/broadside/internal/ladder"
 )
 
 // Ladder states of one bot, as its page shows them.
@@ -17,16 +19,24 @@ const (
 // BotLadder is what a bot's page says about its next ladder game.
 type BotLadder struct {
 	State string
-	// MatchID is the queued or running ladder match (State playing).
-	MatchID int64
+	// MatchID is the queued or running ladder match (State playing);
+	// MatchRunning tells which.
+	MatchID      int64
+	MatchRunning bool
 	// Position is the bot's place in the queue (1 = next) of Waiting bots.
 	Position, Waiting int
 	// PlacementLeft counts the placement matches the version still owes.
 	PlacementLeft int
 	GamesToday    int
-	// ExpectedIn estimates the wait from the last hour's ladder
-	// throughput; zero when there is nothing to go by.
+	// ExpectedIn estimates the wait for the next game from the last
+	// hour's ladder throughput and the matchmaker's next run; zero when
+	// there is nothing to go by.
 	ExpectedIn time.Duration
+	// NextTickIn is the time until the matchmaker's next run.
+	NextTickIn time.Duration
+	// New is a resting bot built since the matchmaker last ran: its first
+	// games come at the next run.
+	New bool
 }
 
 // LadderQueue is the ladder's queue for a game, for the leaderboard.
@@ -67,13 +77,23 @@ func (s *Service) BotLadder(ctx context.Context, botID int64) (*BotLadder, error
 	if bot.Disabled || bot.CurrentVersionID == nil {
 		return out, nil
 	}
-	if id, ok, err := s.store.LadderMatchOf(ctx, botID); err != nil {
+	st, err := s.store.LadderBotState(ctx, botID)
+	if err != nil {
 		return nil, err
-	} else if ok {
-		out.State, out.MatchID = LadderPlaying, id
-		return out, nil
 	}
-	if bot.House {
+	if !bot.House {
+		out.PlacementLeft = max(0, ladder.PlacementGames-st.VersionGames)
+	}
+	tick, err := s.nextLadderTick(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out.NextTickIn = tick.in
+	switch {
+	case st.MatchID != 0:
+		out.State, out.MatchID, out.MatchRunning = LadderPlaying, st.MatchID, st.MatchStatus == "running"
+		return out, nil
+	case bot.House:
 		out.State = LadderHouse
 		return out, nil
 	}
@@ -83,6 +103,8 @@ func (s *Service) BotLadder(ctx context.Context, botID int64) (*BotLadder, error
 	}
 	if !ok {
 		out.State = LadderResting
+		// Built since the matchmaker last looked: it will be seen next run.
+		out.New = st.BuiltAt != nil && (tick.lastStart == nil || st.BuiltAt.After(*tick.lastStart))
 		return out, nil
 	}
 	waiting, err := s.store.LadderQueueDepth(ctx, bot.Game)
@@ -90,7 +112,7 @@ func (s *Service) BotLadder(ctx context.Context, botID int64) (*BotLadder, error
 		return nil, err
 	}
 	out.State, out.Position, out.Waiting = LadderWaiting, row.Position, waiting
-	out.GamesToday, out.PlacementLeft = row.GamesToday, row.PlacementLeft
+	out.GamesToday = row.GamesToday
 	perHour, err := s.store.LadderFinishedSince(ctx, bot.Game, s.now().Add(-time.Hour))
 	if err != nil {
 		return nil, err
@@ -99,11 +121,36 @@ func (s *Service) BotLadder(ctx context.Context, botID int64) (*BotLadder, error
 	if err != nil {
 		return nil, err
 	}
+	out.ExpectedIn = out.NextTickIn
 	if perHour > 0 {
 		// Each match takes two bots from the queue; the matches queued or
-		// running finish first.
+		// running finish first. No game starts before the next tick.
 		ahead := float64(row.Position-1)/2 + float64(pending)
-		out.ExpectedIn = time.Duration(ahead / float64(perHour) * float64(time.Hour)).Round(time.Minute)
+		out.ExpectedIn = max(out.NextTickIn, time.Duration(ahead/float64(perHour)*float64(time.Hour)).Round(time.Second))
 	}
 	return out, nil
+}
+
+// LadderTickJob names the matchmaker's periodic job (River's job kind).
+const LadderTickJob = "ladder_tick"
+
+// ladderTick is when the matchmaker last started and runs next.
+type ladderTick struct {
+	lastStart *time.Time
+	in        time.Duration // until the next run; zero when unknown or due
+}
+
+// nextLadderTick reads the matchmaker's periodic run as the workers
+// recorded it.
+func (s *Service) nextLadderTick(ctx context.Context) (ladderTick, error) {
+	runs, err := s.store.PeriodicList(ctx)
+	if err != nil {
+		return ladderTick{}, err
+	}
+	for _, r := range runs {
+		if r.Name == LadderTickJob {
+			return ladderTick{lastStart: r.LastStartedAt, in: max(0, r.NextRun().Sub(s.now())).Round(time.Second)}, nil
+		}
+	}
+	return ladderTick{}, nil
 }

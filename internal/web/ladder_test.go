@@ -31,8 +31,8 @@ func TestLadderQueueShown(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if res := ann.get(fmt.Sprintf("/bots/%d", catBot)); !strings.Contains(res.body, "Not in the ladder queue right now") {
-		t.Errorf("bot page before any tick claims a place in the queue")
+	if res := ann.get(fmt.Sprintf("/bots/%d", catBot)); !strings.Contains(res.body, "New on the ladder: the matchmaker pairs it at its next run") {
+		t.Errorf("a new bot's page before any tick does not say it is about to be matched")
 	}
 	tick()
 
@@ -55,8 +55,15 @@ func TestLadderQueueShown(t *testing.T) {
 	if res := ann.get("/leaderboard"); !strings.Contains(res.body, "Ladder queue: 1 bot(s) waiting for a game, 1 ladder match(es)") {
 		t.Errorf("leaderboard queue after a match was queued is wrong")
 	}
-	if res := ann.get(fmt.Sprintf("/bots/%d", annBot)); !strings.Contains(res.body, fmt.Sprintf("match #%d</a> is queued or under way", m.ID)) {
-		t.Errorf("bot page does not link its queued ladder match")
+	if res := ann.get(fmt.Sprintf("/bots/%d", annBot)); !strings.Contains(res.body, fmt.Sprintf("match #%d</a> is queued, waiting for a worker", m.ID)) ||
+		!strings.Contains(res.body, "Placement matches left: 4") {
+		t.Errorf("bot page does not link its queued ladder match with the placement games after it")
+	}
+	if _, err := b.st.MatchStart(b.ctx, m.ID); err != nil {
+		t.Fatal(err)
+	}
+	if res := ann.get(fmt.Sprintf("/bots/%d", annBot)); !strings.Contains(res.body, fmt.Sprintf("Playing now: <a href=\"/matches/%d\">", m.ID)) {
+		t.Errorf("bot page does not say its ladder match is being played")
 	}
 	if res := ann.get(fmt.Sprintf("/bots/%d", catBot)); !strings.Contains(res.body, "1st of 1 in the queue") {
 		t.Errorf("bot page of the only waiting bot does not say it is next")
