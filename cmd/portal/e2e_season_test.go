@@ -1,0 +1,107 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/jackc/pgx/v5"
+)
+
+// TestBrowserNewBotPlaysAtOnce: two contestants upload a bot each and do
+// nothing else. With the ladder on its default interval, the worker's
+// periodic jobs alone pair them in a placement match as soon as the builds
+// succeed; the bot page follows the match, then shows it played and rated.
+// An organiser's console shows the periodic jobs running.
+func TestBrowserNewBotPlaysAtOnce(t *testing.T) {
+	const ladderEvery = 30 * time.Second // the default
+	bs := startPortal(t, 5*time.Minute)
+	ctx, base, dbURL := bs.ctx, bs.base, bs.dbURL
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+
+	data, err := zipFolder(filepath.Join("..", "..", "bots", "entelect-python3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zipPath := filepath.Join(t.TempDir(), "python.zip")
+	if err := os.WriteFile(zipPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := newDriver(t, ctx, base)
+	upload := func(name string) chromedp.Action[chromedp.Void] {
+		return chromedp.Steps(
+			chromedp.Navigate(base+"/bots/new"),
+			chromedp.SendKeys(chromedp.CSS(`input[name=name]`), name),
+			chromedp.SetUploadFiles(chromedp.CSS(`input[name=zip]`), []string{zipPath}),
+			chromedp.Submit(chromedp.CSS(`input[name=zip]`)),
+			chromedp.WaitVisible(`//p[contains(., "Version 1 was uploaded")]`),
+		)
+	}
+	logout := chromedp.Steps(
+		chromedp.Click(`//button[text()="Log out"]`),
+		chromedp.WaitVisible(`//a[text()="Log in"]`),
+	)
+	d.run("ann uploads", d.register("ann"), upload("Pyro"), logout)
+	d.run("ben uploads", d.register("ben"), upload("Snake"))
+	uploaded := time.Now()
+	snakeURL := strings.Split(d.get("ben's bot page", chromedp.Location()), "?")[0]
+
+	waitFor(t, ctx, conn, "a placement match to be created",
+		`SELECT EXISTS (SELECT 1 FROM matches WHERE kind = 'placement' AND ranked)`)
+	var gap time.Duration
+	if err := conn.QueryRow(ctx, `
+		SELECT (SELECT min(created_at) FROM matches WHERE kind = 'placement')
+		     - (SELECT max(built_at) FROM bot_versions)`).Scan(&gap); err != nil {
+		t.Fatal(err)
+	}
+	if gap > ladderEvery {
+		t.Errorf("first placement match created %s after the last build, more than one ladder interval", gap)
+	}
+	d.run("ben's bot page while it plays", chromedp.Navigate(snakeURL),
+		chromedp.WaitVisible(`//p[contains(@class, "ladder-next") and (contains(., "Playing now") or contains(., "is queued, waiting for a worker"))]`))
+
+	waitFor(t, ctx, conn, "the placement match to be played",
+		`SELECT EXISTS (SELECT 1 FROM matches WHERE kind = 'placement' AND status IN ('finished', 'failed'))`)
+	var status, msg string
+	var matchID int64
+	if err := conn.QueryRow(ctx, `SELECT id, status, error FROM matches WHERE kind = 'placement' AND status IN ('finished', 'failed') ORDER BY id LIMIT 1`).
+		Scan(&matchID, &status, &msg); err != nil {
+		t.Fatal(err)
+	}
+	if status != "finished" {
+		t.Fatalf("placement match %d %s: %s", matchID, status, msg)
+	}
+	t.Logf("upload to first finished ranked match: %s (first match created %s after the builds)", time.Since(uploaded).Round(time.Second), gap.Round(time.Millisecond))
+
+	d.run("ben's bot page after the match", chromedp.Navigate(snakeURL),
+		chromedp.WaitVisible(fmt.Sprintf(`//a[@href="/matches/%d"]`, matchID)))
+	page := d.get("the bot page", chromedp.Text(chromedp.CSS("main")))
+	if !strings.Contains(page, "Placement matches left: 4") && !strings.Contains(page, "Placement matches left: 3") {
+		t.Errorf("bot page does not count the placement games left:\n%s", page)
+	}
+
+	d.run("olga registers", logout, d.register("olga"), logout)
+	if code := run(ctx, []string{"make-organiser", "olga"}, bs.getenv, io.Discard, os.Stderr); code != 0 {
+		t.Fatalf("make-organiser: exit %d", code)
+	}
+	d.run("olga opens the console", d.login("olga"), chromedp.Navigate(base+"/admin"),
+		chromedp.WaitVisible(`//table[contains(@class, "periodic")]//td[text()="ladder_tick"]`))
+	console := d.get("the periodic jobs", chromedp.Text(chromedp.CSS("table.periodic")))
+	for _, want := range []string{"battle_tick", "ladder_tick", "rescue", "on time"} {
+		if !strings.Contains(console, want) {
+			t.Errorf("periodic jobs table lacks %q:\n%s", want, console)
+		}
+	}
+	if strings.Contains(console, "overdue") {
+		t.Errorf("a periodic job is overdue on a running platform:\n%s", console)
+	}
+}
