@@ -1,5 +1,5 @@
 # The two commands of the README: `make run` and `make test`.
-.PHONY: run test build generate fmt vet bench bench-leaderboard e2e
+.PHONY: run test build generate fmt vet bench bench-leaderboard e2e soak
 
 # templ renders web/page/*.templ into the committed *_templ.go files.
 TEMPL ?= $(shell command -v templ 2>/dev/null || echo $(shell go env GOPATH)/bin/templ)
@@ -32,3 +32,7 @@ bench-leaderboard:
 # The browser test alone: register, upload, build, challenge, replay.
 e2e:
 	go test -count=1 -run TestBrowserEndToEnd -v ./cmd/portal
+
+# The season unattended under faults (SOAK_MINUTES, default 10).
+soak:
+	scripts/soak.sh
