@@ -73,8 +73,8 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		return fmt.Errorf("connect to DATABASE_URL: %w", err)
 	}
 	defer pool.Close()
-	if err := pool.Ping(ctx); err != nil {
-		return fmt.Errorf("connect to DATABASE_URL: %w", err)
+	if err := waitForDatabase(ctx, pool, time.Minute, log); err != nil {
+		return err
 	}
 	bucket, err := blob.Open(ctx, cfg.BlobURL)
 	if err != nil {
@@ -164,4 +164,25 @@ func sandboxes(ctx context.Context, cfg Config, log *slog.Logger) (runners, stri
 		return runners{}, "", fmt.Errorf("sandbox: %w", err)
 	}
 	return runners{match: match, build: bld}, "bwrap", nil
+}
+
+// waitForDatabase waits up to within for the database to answer, so a
+// worker started while Postgres restarts (or before it, in a compose
+// file) comes up when the database does instead of exiting.
+func waitForDatabase(ctx context.Context, pool *pgxpool.Pool, within time.Duration, log *slog.Logger) error {
+	deadline := time.Now().Add(within)
+	for {
+		err := pool.Ping(ctx)
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Errorf("connect to DATABASE_URL: %w", err)
+		}
+		log.Warn("waiting for the database", "err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(2 * time.Second):
+		}
+	}
 }
