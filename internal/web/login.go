@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -25,9 +26,20 @@ func clientKey(r *http.Request) string {
 	return host
 }
 
-// safeNext keeps redirects after log-in on this site.
+// safeNext keeps redirects after log-in on this site: it returns next only
+// when it is a path of this site, else "/". Browsers drop tabs and line
+// breaks anywhere in a URL, trim control characters and spaces at its ends
+// and read a backslash as "/", so "/\t/evil.example" would leave the site: any
+// such character refuses next, then it must parse as a relative URL with
+// no scheme, host or user and a path that starts with a single "/".
 func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") ||
+		strings.ContainsFunc(next, func(r rune) bool { return r <= ' ' || r == 0x7f || r == '\\' }) {
+		return "/"
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" ||
+		!strings.HasPrefix(u.Path, "/") || strings.HasPrefix(u.Path, "//") {
 		return "/"
 	}
 	return next
