@@ -38,7 +38,9 @@ type Deps struct {
 	// Bwrap confines bots during matches, one session per bot; nil runs
 	// them on the host (development only: SANDBOX=off).
 	Bwrap *sandbox.Bwrap
-	// TurnLimits bound each bot turn (zero fields: the runner's defaults).
+	// TurnLimits bound each bot turn; zero fields take
+	// sandbox.TurnDefaults, so no worker plays a bot without a memory and
+	// a process bound.
 	TurnLimits sandbox.Limits
 	// WorkDir holds the per-job folders; empty means the system's temp.
 	WorkDir string
@@ -80,6 +82,7 @@ func NewWorker(deps Deps) (*Worker, error) {
 	if deps.WorkDir == "" {
 		deps.WorkDir = os.TempDir()
 	}
+	deps.TurnLimits = sandbox.WithDefaults(deps.TurnLimits, sandbox.TurnDefaults())
 	if err := os.MkdirAll(deps.WorkDir, 0o755); err != nil {
 		return nil, fmt.Errorf("jobs: work folder: %w", err)
 	}
