@@ -17,6 +17,7 @@ need unzip unzip
 need node nodejs
 need npm npm
 need javac openjdk-17-jdk-headless
+need mvn maven
 need python3 python3
 need cargo cargo
 if [ "${1:-}" = "--test" ]; then

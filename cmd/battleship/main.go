@@ -187,7 +187,7 @@ func newRunner(ctx context.Context, confined bool, log *slog.Logger) (sandbox.Ru
 	if err := sandbox.Require(sandbox.Probe(ctx)); err != nil {
 		return nil, fmt.Errorf("--sandbox: this machine cannot confine bots: %w", err)
 	}
-	b, err := sandbox.NewBwrap(sandbox.BwrapConfig{Logger: log})
+	b, err := sandbox.NewBwrap(sandbox.BwrapConfig{TurnDefaults: sandbox.TurnDefaults(), Logger: log})
 	if err != nil {
 		return nil, fmt.Errorf("--sandbox: %w", err)
 	}

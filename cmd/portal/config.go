@@ -3,10 +3,13 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/broadside/broadside/internal/web"
 )
 
 // Config is the portal's configuration, read from the environment once.
@@ -17,6 +20,9 @@ type Config struct {
 	CookieSecure   *bool
 	UploadMaxBytes int64
 	LogLevel       slog.Level
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client for the log-in and registration limits.
+	TrustedProxies []netip.Prefix
 }
 
 // envHelp lists every variable the portal reads, for --help.
@@ -28,6 +34,8 @@ const envHelp = `Environment:
   COOKIE_SECURE     true or false: force the Secure flag of cookies (default: secure unless plain HTTP)
   UPLOAD_MAX_BYTES  largest bot zip accepted, in bytes (default 20971520, 20 MiB)
   LOG_LEVEL         debug, info, warn or error (default info)
+  TRUSTED_PROXIES   comma-separated addresses or CIDR prefixes of reverse proxies whose
+                    X-Forwarded-For names the client for rate limits (default none: the peer)
 `
 
 // parseConfig reads the configuration and checks every value, naming the
@@ -76,6 +84,13 @@ func parseConfig(getenv func(string) string) (Config, error) {
 		if err := cfg.LogLevel.UnmarshalText([]byte(v)); err != nil {
 			return cfg, fmt.Errorf("LOG_LEVEL must be debug, info, warn or error, got %q", v)
 		}
+	}
+	if v := getenv("TRUSTED_PROXIES"); v != "" {
+		p, err := web.ParseTrustedProxies(v)
+		if err != nil {
+			return cfg, fmt.Errorf("TRUSTED_PROXIES must be addresses or CIDR prefixes separated by commas, got %q: %w", v, err)
+		}
+		cfg.TrustedProxies = p
 	}
 	return cfg, nil
 }

@@ -31,6 +31,12 @@ func TestParseConfig(t *testing.T) {
 		{"bad cookie flag", map[string]string{"COOKIE_SECURE": "maybe"}, "COOKIE_SECURE", nil},
 		{"upload limit not a number", map[string]string{"UPLOAD_MAX_BYTES": "20MB"}, "UPLOAD_MAX_BYTES", nil},
 		{"upload limit too small", map[string]string{"UPLOAD_MAX_BYTES": "10"}, "UPLOAD_MAX_BYTES", nil},
+		{"bad trusted proxy", map[string]string{"TRUSTED_PROXIES": "10.0.0.1, proxy.internal"}, "TRUSTED_PROXIES", nil},
+		{"trusted proxies", map[string]string{"TRUSTED_PROXIES": "10.0.0.0/8, ::1"}, "", func(t *testing.T, c Config) {
+			if len(c.TrustedProxies) != 2 || c.TrustedProxies[0].String() != "10.0.0.0/8" || c.TrustedProxies[1].String() != "::1/128" {
+				t.Fatalf("TrustedProxies = %v", c.TrustedProxies)
+			}
+		}},
 		{"bad log level", map[string]string{"LOG_LEVEL": "loud"}, "LOG_LEVEL", nil},
 	}
 	for _, c := range cases {

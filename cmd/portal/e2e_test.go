@@ -228,6 +228,8 @@ type browserSetup struct {
 	base   string
 	dbURL  string
 	getenv func(string) string
+	// workerPID is the worker process's id (its cgroups are named after it).
+	workerPID int
 }
 
 // startPortal boots the portal and a worker (with workerEnv added to its
@@ -250,13 +252,14 @@ func startPortal(t *testing.T, timeout time.Duration, workerEnv ...string) brows
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
-	startWorker(t, ctx, dbURL, cfg.BlobURL, workerEnv...)
-	return browserSetup{ctx: ctx, base: "http://" + m.Addr(), dbURL: dbURL, getenv: getenv}
+	pid := startWorker(t, ctx, dbURL, cfg.BlobURL, workerEnv...)
+	return browserSetup{ctx: ctx, base: "http://" + m.Addr(), dbURL: dbURL, getenv: getenv, workerPID: pid}
 }
 
 // startWorker builds cmd/worker and runs it against the test's database
-// and blob store until the test ends; env adds settings (NAME=value).
-func startWorker(t *testing.T, ctx context.Context, dbURL, blobURL string, env ...string) {
+// and blob store until the test ends; env adds settings (NAME=value). It
+// returns the worker's process id.
+func startWorker(t *testing.T, ctx context.Context, dbURL, blobURL string, env ...string) int {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "worker")
 	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "../worker")
@@ -282,6 +285,7 @@ func startWorker(t *testing.T, ctx context.Context, dbURL, blobURL string, env .
 			t.Logf("worker log:\n%s", logs.String())
 		}
 	})
+	return cmd.Process.Pid
 }
 
 // waitFor polls a boolean query until it holds.

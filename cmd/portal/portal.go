@@ -60,6 +60,7 @@ func (m *Main) open(ctx context.Context) error {
 	wcfg := web.DefaultConfig()
 	wcfg.UploadMaxBytes = m.cfg.UploadMaxBytes
 	wcfg.CookieSecure = m.cfg.CookieSecure
+	wcfg.TrustedProxies = m.cfg.TrustedProxies
 	limits := botzip.DefaultLimits()
 	limits.MaxZipBytes = m.cfg.UploadMaxBytes
 	m.store = store.New(pool)

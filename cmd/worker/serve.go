@@ -88,6 +88,9 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	deps := jobs.Deps{
 		Pool: pool, Bucket: bucket, Logger: log, Games: rulesets.Registry(),
 		Bwrap: bw.match, WorkDir: cfg.WorkDir,
+		// Memory, processes, file size and open files for every turn; the
+		// rule sets set the wall time and the output cap.
+		TurnLimits:       sandbox.TurnDefaults(),
 		MatchConcurrency: cfg.MatchConcurrency, BuildConcurrency: cfg.BuildConcurrency,
 		Timeouts:       jobs.Timeouts{Build: cfg.BuildTimeout, Match: cfg.MatchTimeout, RescueAfter: cfg.RescueAfter},
 		ShutdownGrace:  cfg.ShutdownGrace,

@@ -68,7 +68,7 @@ func Open(ctx context.Context, rawURL string) (*Bucket, error) {
 
 // SourceKey is where the uploaded zip of a bot version lives.
 func SourceKey(botID int64, number int) string {
-	return fmt.Sprintf("sources/%d/%d.zip", botID, number)
+	return fmt.Sprintf("bots/%d/versions/%d/source.zip", botID, number)
 }
 
 // ArtifactKey is where the built folder of a bot version lives.

@@ -79,7 +79,7 @@ func TestOpenErrors(t *testing.T) {
 }
 
 func TestKeys(t *testing.T) {
-	if got := blob.SourceKey(3, 2); got != "sources/3/2.zip" {
+	if got := blob.SourceKey(3, 2); got != "bots/3/versions/2/source.zip" {
 		t.Error(got)
 	}
 	if got := blob.ArtifactKey(9); got != "artifacts/9.tar.gz" {

@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/broadside/broadside/internal/botmeta"
@@ -166,8 +167,10 @@ func check(r io.ReaderAt, size int64, lim Limits) (*checked, error) {
 // cleanName validates an entry name and returns it relative to the root,
 // with forward slashes.
 func cleanName(raw string) (string, error) {
-	if !utf8.ValidString(raw) || strings.ContainsAny(raw, "\x00") {
-		return "", refuse("An entry name is not valid text: %q.", raw)
+	// Control characters (C0, DEL, C1) in a file name rewrite terminals
+	// and logs that show it, and no bot needs them.
+	if !utf8.ValidString(raw) || strings.ContainsFunc(raw, unicode.IsControl) {
+		return "", refuse("An entry name is not valid text (no control characters): %q.", raw)
 	}
 	// Zips made on Windows sometimes use backslashes.
 	n := strings.ReplaceAll(raw, `\`, "/")

@@ -104,6 +104,10 @@ func TestInspect(t *testing.T) {
 			}},
 
 		{name: "not a zip", data: []byte("PK? no, a text file"), wantErr: "not a zip"},
+		{name: "a newline in a name", data: makeZip(t, file{name: "bot.json", body: pyManifest}, file{name: "bot.py"}, file{name: "a\nb.txt"}), wantErr: "control characters"},
+		{name: "an escape in a name", data: makeZip(t, file{name: "bot.json", body: pyManifest}, file{name: "bot.py"}, file{name: "\x1b[2Jx.txt"}), wantErr: "control characters"},
+		{name: "a tab in a name", data: makeZip(t, file{name: "bot.json", body: pyManifest}, file{name: "bot.py"}, file{name: "src/\tx.py"}), wantErr: "control characters"},
+		{name: "a C1 control in a name", data: makeZip(t, file{name: "bot.json", body: pyManifest}, file{name: "bot.py"}, file{name: "x\u009b.txt"}), wantErr: "control characters"},
 		{name: "empty file", data: []byte{}, wantErr: "empty"},
 		{name: "empty zip", data: makeZip(t), wantErr: "empty"},
 		{name: "no bot.json at the root", data: makeZip(t, file{name: "bot.py"}, file{name: "src/bot.json", body: pyManifest}), wantErr: "no bot.json"},

@@ -34,10 +34,20 @@ func (b *Builder) plan(work string, m botmeta.Manifest) ([]step, error) {
 		}
 		var steps []step
 		if has("requirements.txt") {
-			// Into the bot folder itself: it is the script's folder, first on
+			if err := checkRequirements(filepath.Join(work, "requirements.txt")); err != nil {
+				return nil, err
+			}
+			// Wheels only, with the network: a source distribution (even a
+			// local one named in requirements.txt) would run its setup.py
+			// there. Then installed from those files without it, into the
+			// bot folder itself: it is the script's folder, first on
 			// sys.path, so imports work without any setting.
-			steps = append(steps, step{args: []string{py, "-m", "pip", "install", "--no-cache-dir",
-				"--disable-pip-version-check", "--no-input", "--target", ".", "-r", "requirements.txt"}, network: true})
+			steps = append(steps,
+				step{args: []string{py, "-m", "pip", "download", "--no-cache-dir", "--disable-pip-version-check", "--no-input",
+					"--only-binary=:all:", "--dest", pipDownloads, "-r", "requirements.txt"}, network: true},
+				step{args: []string{py, "-m", "pip", "install", "--no-cache-dir", "--disable-pip-version-check", "--no-input",
+					"--no-index", "--find-links", pipDownloads, "--target", ".", "-r", "requirements.txt"}},
+				step{args: []string{"/bin/rm", "-rf", pipDownloads}})
 		}
 		return append(steps, step{args: []string{py, "-m", "py_compile", runFile}}), nil
 
@@ -52,8 +62,19 @@ func (b *Builder) plan(work string, m botmeta.Manifest) ([]step, error) {
 			if err != nil {
 				return nil, err
 			}
-			steps = append(steps, step{args: []string{npm, "install", "--omit=dev", "--no-audit", "--no-fund",
-				"--cache", "/tmp/npm-cache"}, network: true})
+			// Packages are fetched with the network and no script run
+			// (the bot's own package.json and its dependencies' install
+			// scripts are contestant code); the scripts run afterwards,
+			// without it.
+			// --git on the command line: the bot's .npmrc could name its
+			// own program for git dependencies.
+			install := []string{npm, "install", "--ignore-scripts", "--git", "/usr/bin/git", "--omit=dev", "--no-audit", "--no-fund", "--cache", "/tmp/npm-cache"}
+			if has("package-lock.json") {
+				install[1] = "ci"
+			}
+			steps = append(steps,
+				step{args: install, network: true},
+				step{args: []string{npm, "rebuild", "--offline", "--omit=dev", "--no-audit", "--no-fund", "--cache", "/tmp/npm-cache"}})
 		}
 		return append(steps, step{args: []string{node, "--check", runFile}}), nil
 
@@ -64,7 +85,18 @@ func (b *Builder) plan(work string, m botmeta.Manifest) ([]step, error) {
 			if err != nil {
 				return nil, err
 			}
-			return []step{{args: []string{mvn, "-B", "-q", "-Dmaven.repo.local=.m2", "-DskipTests", "package"}, network: true}}, nil
+			// Plugins and dependencies are fetched with the network and
+			// nothing of the bot's build run; the build itself (which may
+			// run the bot's code: plugins, tests, annotation processors)
+			// runs offline.
+			return []step{
+				// An uploaded repository could hold a planted build
+				// extension, and .mvn/jvm.config could add a Java agent:
+				// either would run in the step with the network.
+				{args: []string{"/bin/rm", "-rf", ".m2", ".mvn/jvm.config"}},
+				{args: []string{mvn, "-B", "-q", "-Dmaven.repo.local=.m2", "dependency:go-offline", "dependency:resolve-plugins"}, network: true},
+				{args: []string{mvn, "-B", "-q", "-o", "-Dmaven.repo.local=.m2", "-DskipTests", "package"}},
+			}, nil
 		case has("Makefile") || has("makefile"):
 			return b.makeSteps()
 		}
@@ -125,6 +157,42 @@ func (b *Builder) plan(work string, m botmeta.Manifest) ([]step, error) {
 	// says whether the bot can run.
 	return nil, nil
 }
+
+// requirementLine is a requirements.txt line pip may fetch without running
+// anything of the bot: a package name from the index, with extras,
+// version specifiers and an environment marker.
+var requirementLine = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?\s*(\[[A-Za-z0-9._,\s-]*\])?\s*([<>=!~][^@/\\]*)?(;[^@/\\]*)?$`)
+
+// checkRequirements refuses requirements.txt lines that are not package
+// names: a local path or URL (pip would run its setup.py during the step
+// that has the network), or an option (-e, -r, --index-url, ...). A local
+// package can be copied into the bot folder instead, where it is imported
+// as it is.
+func checkRequirements(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read requirements.txt: %w", err)
+	}
+	for i, line := range strings.Split(string(data), "\n") {
+		if c := strings.Index(line, " #"); c >= 0 {
+			line = line[:c]
+		}
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if !requirementLine.MatchString(line) {
+			return fmt.Errorf("requirements.txt line %d (%q): only package names from PyPI, with versions, can be installed; "+
+				"local paths, URLs and options are refused because they would run code while the build has the network "+
+				"(copy a local package into the bot folder instead)", i+1, line)
+		}
+	}
+	return nil
+}
+
+// pipDownloads holds the wheels of a Python build between its download
+// and its install.
+const pipDownloads = ".pip-downloads"
 
 // cargoHome holds cargo's registry and downloads during a Rust build, in
 // the bot folder because the sandbox's /tmp is small. Not ".cargo", which

@@ -118,7 +118,7 @@ func canPlay(bots ...*store.Bot) error {
 // ChallengeAccept accepts a pending challenge for the challenged bot's
 // owner and creates the match between the two bots' current versions.
 func (s *Service) ChallengeAccept(ctx context.Context, userID, challengeID int64) (int64, error) {
-	c, err := s.pendingChallenge(ctx, challengeID)
+	c, err := s.pendingChallenge(ctx, challengeID, userID)
 	if err != nil {
 		return 0, err
 	}
@@ -141,7 +141,7 @@ func (s *Service) ChallengeAccept(ctx context.Context, userID, challengeID int64
 // ChallengeDecline declines a pending challenge (the challenged bot's
 // owner) or withdraws it (the challenger).
 func (s *Service) ChallengeDecline(ctx context.Context, userID, challengeID int64) error {
-	c, err := s.pendingChallenge(ctx, challengeID)
+	c, err := s.pendingChallenge(ctx, challengeID, userID)
 	if err != nil {
 		return err
 	}
@@ -150,8 +150,6 @@ func (s *Service) ChallengeDecline(ctx context.Context, userID, challengeID int6
 	case c.ChallengedOwnerID:
 	case c.ChallengerID:
 		status = "canceled"
-	default:
-		return refuseAs(Forbidden, "Only the owner of %s or the challenger can answer this challenge.", c.ChallengedBotName)
 	}
 	if err := s.store.ChallengeRespond(ctx, challengeID, status, nil); errors.Is(err, store.ErrNotFound) {
 		return refuseAs(Conflict, "This challenge was already answered.")
@@ -162,9 +160,12 @@ func (s *Service) ChallengeDecline(ctx context.Context, userID, challengeID int6
 	return nil
 }
 
-func (s *Service) pendingChallenge(ctx context.Context, id int64) (*store.Challenge, error) {
+// pendingChallenge loads a pending challenge for one of its two parties.
+// To anyone else it does not exist, so a stranger trying ids learns
+// neither that it exists nor its status nor its bots.
+func (s *Service) pendingChallenge(ctx context.Context, id, userID int64) (*store.Challenge, error) {
 	c, err := s.store.ChallengeGetByID(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) || (err == nil && userID != c.ChallengerID && userID != c.ChallengedOwnerID) {
 		return nil, refuseAs(NotFound, "That challenge does not exist.")
 	} else if err != nil {
 		return nil, err

@@ -41,7 +41,9 @@ type Deps struct {
 	// Bwrap confines bots during matches, one session per bot; nil runs
 	// them on the host (development only: SANDBOX=off).
 	Bwrap *sandbox.Bwrap
-	// TurnLimits bound each bot turn (zero fields: the runner's defaults).
+	// TurnLimits bound each bot turn; zero fields take
+	// sandbox.TurnDefaults, so no worker plays a bot without a memory and
+	// a process bound.
 	TurnLimits sandbox.Limits
 	// WorkDir holds the per-job folders; empty means the system's temp.
 	WorkDir string
@@ -106,6 +108,7 @@ func NewWorker(deps Deps) (*Worker, error) {
 	if deps.WorkDir == "" {
 		deps.WorkDir = os.TempDir()
 	}
+	deps.TurnLimits = sandbox.WithDefaults(deps.TurnLimits, sandbox.TurnDefaults())
 	if deps.WorkerID == "" {
 		deps.WorkerID = newWorkerID()
 	}

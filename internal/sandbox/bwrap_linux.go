@@ -221,7 +221,7 @@ func (b *Bwrap) start(ctx context.Context, c Cmd, pipes *stdPipes) (*proc, error
 	if len(c.Args) == 0 {
 		return nil, errors.New("sandbox: empty command")
 	}
-	limits := withDefaults(c.Limits, b.cfg.TurnDefaults)
+	limits := WithDefaults(c.Limits, b.cfg.TurnDefaults)
 	c, err := absolutePaths(c)
 	if err != nil {
 		return nil, err

@@ -47,7 +47,7 @@ func (h *Host) start(ctx context.Context, c Cmd, pipes *stdPipes) (*proc, error)
 	if len(c.Args) == 0 {
 		return nil, errors.New("sandbox: empty command")
 	}
-	limits := withDefaults(c.Limits, h.cfg.TurnDefaults)
+	limits := WithDefaults(c.Limits, h.cfg.TurnDefaults)
 	cmd := exec.Command(c.Args[0], c.Args[1:]...)
 	cmd.Dir = c.Dir
 	home := os.Getenv("HOME")

@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// withDefaults returns l with every zero field taken from d.
-func withDefaults(l, d Limits) Limits {
+// WithDefaults returns l with every zero field taken from d.
+func WithDefaults(l, d Limits) Limits {
 	if l.CPUTime == 0 {
 		l.CPUTime = d.CPUTime
 	}
@@ -40,4 +40,17 @@ func minimalEnv(path, home string, extra []string) []string {
 	}
 	env := []string{"PATH=" + path, "HOME=" + home, "LANG=" + lang}
 	return append(env, extra...)
+}
+
+// TurnDefaults are the limits of one bot turn on the platform and in the
+// local command's --sandbox, for the kinds the rule sets leave at zero
+// (they set the wall time and the output cap, and count the CPU time
+// themselves). docs/sandbox.md and docs/security.md promise these figures.
+func TurnDefaults() Limits {
+	return Limits{
+		MemoryBytes:   512 << 20,
+		Processes:     64,
+		FileSizeBytes: 16 << 20,
+		OpenFiles:     256,
+	}
 }

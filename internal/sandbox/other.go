@@ -26,7 +26,7 @@ func (h *Host) Run(ctx context.Context, c Cmd) (Result, error) {
 	if len(c.Args) == 0 {
 		return Result{}, errors.New("sandbox: empty command")
 	}
-	limits := withDefaults(c.Limits, h.cfg.TurnDefaults)
+	limits := WithDefaults(c.Limits, h.cfg.TurnDefaults)
 	cmd := exec.Command(c.Args[0], c.Args[1:]...)
 	cmd.Dir = c.Dir
 	cmd.Env = minimalEnv(os.Getenv("PATH"), os.Getenv("HOME"), append(platformEnv(), c.Env...))

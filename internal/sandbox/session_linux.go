@@ -80,7 +80,7 @@ func (b *Bwrap) NewSession(mounts []Mount, limits Limits) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{b: b, limits: withDefaults(limits, b.cfg.TurnDefaults), done: make(chan struct{})}
+	s := &Session{b: b, limits: WithDefaults(limits, b.cfg.TurnDefaults), done: make(chan struct{})}
 	for _, m := range c.Mounts {
 		if !m.PerCommand {
 			s.mounts = append(s.mounts, m)
@@ -230,7 +230,7 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 		return Result{}, err
 	}
 	defer unmountStaged(placed)
-	limits := withDefaults(c.Limits, s.limits)
+	limits := WithDefaults(c.Limits, s.limits)
 	req := sessionRequest{Args: c.Args, Dir: c.Dir, Env: minimalEnv(sandboxPath, "/tmp", c.Env), Limits: limits,
 		CgroupMemory: s.cg != nil && limits.MemoryBytes > 0}
 	if req.Dir == "" {

@@ -81,3 +81,15 @@ func (s *Store) UserEnsure(ctx context.Context, username string) (*User, error) 
 	}
 	return u, nil
 }
+
+// UserSetPasswordHash replaces an account's password hash.
+func (s *Store) UserSetPasswordHash(ctx context.Context, userID int64, hash string) error {
+	tag, err := s.db.Exec(ctx, `UPDATE users SET password_hash = $2 WHERE id = $1`, userID, hash)
+	if err != nil {
+		return fmt.Errorf("store: set password of user %d: %w", userID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("store: set password of user %d: %w", userID, ErrNotFound)
+	}
+	return nil
+}

@@ -40,11 +40,13 @@ type apiRating struct {
 }
 
 type apiVersion struct {
-	ID          int64      `json:"id"`
-	Number      int        `json:"number"`
-	BotType     string     `json:"bot_type"`
-	Size        int64      `json:"size"`
-	SHA256      string     `json:"sha256"`
+	ID      int64  `json:"id"`
+	Number  int    `json:"number"`
+	BotType string `json:"bot_type"`
+	Size    int64  `json:"size"`
+	// SHA256 of the uploaded zip, for its owner only: with it anyone
+	// could test a guess of a private source.
+	SHA256      *string    `json:"sha256,omitempty"`
 	BuildStatus string     `json:"build_status"`
 	BuildLog    *string    `json:"build_log,omitempty"`
 	CreatedAt   time.Time  `json:"created_at"`
@@ -131,10 +133,10 @@ func (h *Handler) apiBotFor(ctx context.Context, id, viewerID int64) (*apiBot, e
 		out.Rating = toAPIRating(*b.Rating)
 	}
 	for _, v := range versions {
-		av := apiVersion{ID: v.ID, Number: v.Number, BotType: v.BotType, Size: v.SourceSize, SHA256: v.SourceSHA256,
+		av := apiVersion{ID: v.ID, Number: v.Number, BotType: v.BotType, Size: v.SourceSize,
 			BuildStatus: v.BuildStatus, CreatedAt: v.CreatedAt, BuiltAt: v.BuiltAt}
 		if owner {
-			av.BuildLog = &v.BuildLog
+			av.SHA256, av.BuildLog = &v.SourceSHA256, &v.BuildLog
 		}
 		out.Versions = append(out.Versions, av)
 	}

@@ -98,11 +98,18 @@ func TestAPI(t *testing.T) {
 		})
 	}
 
-	t.Run("others do not get the build log", func(t *testing.T) {
-		_, out := b.api(t, "GET", fmt.Sprintf("/api/bots/%d", annBot), benTok, "", nil)
-		raw, _ := json.Marshal(out)
-		if strings.Contains(string(raw), "build log") || strings.Contains(string(raw), "build_log") {
-			t.Fatalf("build log leaked: %s", raw)
+	t.Run("others get neither the build log nor the source's checksum", func(t *testing.T) {
+		for _, tok := range []string{benTok, ""} {
+			_, out := b.api(t, "GET", fmt.Sprintf("/api/bots/%d", annBot), tok, "", nil)
+			raw, _ := json.Marshal(out)
+			if strings.Contains(string(raw), "build log") || strings.Contains(string(raw), "build_log") || strings.Contains(string(raw), "sha256") {
+				t.Fatalf("build log or checksum leaked: %s", raw)
+			}
+		}
+		_, out := b.api(t, "GET", fmt.Sprintf("/api/bots/%d", annBot), annTok, "", nil)
+		v := out["versions"].([]any)[0].(map[string]any)
+		if sum, _ := v["sha256"].(string); len(sum) != 64 {
+			t.Fatalf("the owner's version has checksum %q", sum)
 		}
 	})
 

@@ -105,8 +105,9 @@ func TestChallenges(t *testing.T) {
 			status int
 		}{
 			{"the challenger accepting", bob, "accept", 403},
-			{"a third user accepting", carol, "accept", 403},
-			{"a third user declining", carol, "decline", 403},
+			// To a stranger it does not exist: its status and bots stay hidden.
+			{"a third user accepting", carol, "accept", 404},
+			{"a third user declining", carol, "decline", 404},
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
@@ -233,10 +234,12 @@ func TestChallengeAPI(t *testing.T) {
 		{"listing needs a token", "GET", "/api/challenges", "", 401, "token"},
 		{"a bad status filter", "GET", "/api/challenges?status=won", annTok, 400, "status is pending"},
 		{"others cannot see it", "GET", fmt.Sprintf("/api/challenges/%d", id), catTok, 404, "no challenge of yours"},
-		{"others cannot decline it", "POST", fmt.Sprintf("/api/challenges/%d/decline", id), catTok, 403, "Only the owner"},
+		{"others cannot decline it", "POST", fmt.Sprintf("/api/challenges/%d/decline", id), catTok, 404, "does not exist"},
+		{"others cannot accept it", "POST", fmt.Sprintf("/api/challenges/%d/accept", id), catTok, 404, "does not exist"},
 		{"the challenger sees it", "GET", fmt.Sprintf("/api/challenges/%d", id), benTok, 200, `"status": "pending"`},
 		{"the challenged owner declines it", "POST", fmt.Sprintf("/api/challenges/%d/decline", id), annTok, 200, `"challenge_status": "declined"`},
 		{"then it cannot be accepted", "POST", fmt.Sprintf("/api/challenges/%d/accept", id), annTok, 409, "already declined"},
+		{"others learn nothing of an answered one", "POST", fmt.Sprintf("/api/challenges/%d/accept", id), catTok, 404, "does not exist"},
 		{"a missing challenge", "POST", "/api/challenges/999999/accept", annTok, 404, "does not exist"},
 	}
 	for _, c := range cases {
@@ -245,6 +248,9 @@ func TestChallengeAPI(t *testing.T) {
 			raw, _ := json.MarshalIndent(out, "", "  ")
 			if status != c.status || !strings.Contains(string(raw), c.want) {
 				t.Fatalf("status %d, want %d with %q in %s", status, c.status, c.want, raw)
+			}
+			if c.token == catTok && (strings.Contains(string(raw), "Pyro") || strings.Contains(string(raw), "declined")) {
+				t.Fatalf("a stranger learns of the challenge: %s", raw)
 			}
 		})
 	}

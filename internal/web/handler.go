@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -54,10 +55,21 @@ type Config struct {
 	Games []string
 	// ChallengeMapSize is the map size of challenge matches.
 	ChallengeMapSize int
-	// LoginAttempts failed logins per client address within LoginWindow
-	// lock that address out until the window passes.
-	LoginAttempts int
-	LoginWindow   time.Duration
+	// LoginAttempts failed log-ins per client address, or
+	// LoginAccountAttempts for one username from anywhere, within
+	// LoginWindow lock that address or account out until the window
+	// passes. Zero or less: no limit of that kind.
+	LoginAttempts        int
+	LoginAccountAttempts int
+	LoginWindow          time.Duration
+	// RegisterAttempts registrations per client address within
+	// RegisterWindow.
+	RegisterAttempts int
+	RegisterWindow   time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client (TRUSTED_PROXIES); from any other peer the header is
+	// ignored.
+	TrustedProxies []netip.Prefix
 	// LeaderboardTTL is how long a leaderboard page, and the ladder queue
 	// shown with it, is served from memory;
 	// zero reads the database on every request.
@@ -72,8 +84,13 @@ func DefaultConfig() Config {
 		Games:            []string{"entelect", "brainjar", "deepship", "hitandsunk"},
 		ChallengeMapSize: 2,
 		LoginAttempts:    10,
-		LoginWindow:      15 * time.Minute,
-		LeaderboardTTL:   2 * time.Second,
+		// More than one address may try: an attacker with many
+		// addresses still gets this few guesses an account.
+		LoginAccountAttempts: 20,
+		LoginWindow:          15 * time.Minute,
+		RegisterAttempts:     10,
+		RegisterWindow:       time.Hour,
+		LeaderboardTTL:       2 * time.Second,
 	}
 }
 
@@ -86,8 +103,10 @@ type Handler struct {
 	logger  *slog.Logger
 	cfg     Config
 	logins  *limiter
-	board   *leaderboardCache
-	now     func() time.Time
+	// registers counts registrations per address.
+	registers *limiter
+	board     *leaderboardCache
+	now       func() time.Time
 	// comp runs clans, challenges and battles; its refusals reach users
 	// through compErr.
 	comp *competition.Service
@@ -96,14 +115,15 @@ type Handler struct {
 // New returns the portal's handler.
 func New(st *store.Store, blobs *blob.Bucket, queue Queue, inspect Inspector, logger *slog.Logger, cfg Config) *Handler {
 	h := &Handler{
-		store:   st,
-		blobs:   blobs,
-		queue:   queue,
-		inspect: inspect,
-		logger:  logger,
-		cfg:     cfg,
-		logins:  newLimiter(cfg.LoginAttempts, cfg.LoginWindow),
-		now:     time.Now,
+		store:     st,
+		blobs:     blobs,
+		queue:     queue,
+		inspect:   inspect,
+		logger:    logger,
+		cfg:       cfg,
+		logins:    newLimiter(cfg.LoginWindow),
+		registers: newLimiter(cfg.RegisterWindow),
+		now:       time.Now,
 	}
 	h.board = newLeaderboardCache(cfg.LeaderboardTTL, h.now)
 	h.comp = competition.New(st, queue, logger)

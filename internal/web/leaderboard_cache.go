@@ -70,7 +70,9 @@ func (c *leaderboardCache) queue(ctx context.Context, game string, fetch func(co
 }
 
 // load returns the value under key, fetching it when it is missing or
-// older than the cache's interval.
+// older than the cache's interval. When the fetch fails (the database is
+// down) and an older value is kept, that value is served instead: a
+// leaderboard minutes old beats an error page.
 func (c *leaderboardCache) load(ctx context.Context, key string, fetch func(context.Context) (any, error)) (any, error) {
 	if c.ttl <= 0 {
 		return fetch(ctx)
@@ -85,6 +87,9 @@ func (c *leaderboardCache) load(ctx context.Context, key string, fetch func(cont
 		// The query outlives a reader who hangs up: others may be waiting on it.
 		v, err := fetch(context.WithoutCancel(ctx))
 		if err != nil {
+			if ok {
+				return e.value, nil
+			}
 			return nil, err
 		}
 		c.mu.Lock()

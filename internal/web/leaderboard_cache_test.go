@@ -87,3 +87,25 @@ func TestLeaderboardCacheQueue(t *testing.T) {
 		t.Fatalf("after the interval: %d, want a fresh read", got)
 	}
 }
+
+// During a database outage the cache serves the page it has, however old;
+// a page it never had is an error.
+func TestLeaderboardCacheOutage(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := testdb.NewPool(t)
+	st := store.New(pool)
+	clock := time.Unix(1_000_000, 0)
+	c := newLeaderboardCache(2*time.Second, func() time.Time { return clock })
+	if _, _, err := c.get(ctx, st, "entelect", 50, 0); err != nil {
+		t.Fatal(err)
+	}
+	pool.Close()
+	clock = clock.Add(time.Hour)
+	if _, total, err := c.get(ctx, st, "entelect", 50, 0); err != nil || total != 0 {
+		t.Fatalf("cached page during the outage: total %d, %v", total, err)
+	}
+	if _, _, err := c.get(ctx, st, "entelect", 10, 0); err == nil {
+		t.Fatal("a page never read came from a closed database")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,6 +59,8 @@ func (b *testBundle) playedMatch(t *testing.T, bots [2][2]int64) int64 {
 		{"Phase 1 - Round 0/B - map.txt", "round zero board of B"},
 		{"Phase 1 - Round 0/A/state.json", "{}"},
 		{"Phase 2 - Round 1/A - map.txt", "round one board of A"},
+		{"Phase 1 - Round 0/A/log.txt", "stdout of seat A"},
+		{"Phase 1 - Round 0/B/log.txt", "stdout of seat B"},
 	} {
 		w, _ := zw.Create(f.name)
 		_, _ = w.Write([]byte(f.body))
@@ -142,16 +145,37 @@ func TestPages(t *testing.T) {
 		})
 	}
 
-	t.Run("replay download", func(t *testing.T) {
-		res := visitor.get(matchPath + "/replay.zip")
-		if res.status != 200 || res.header.Get("Content-Type") != "application/zip" {
-			t.Fatalf("status %d, type %q", res.status, res.header.Get("Content-Type"))
-		}
-		zr, err := zip.NewReader(strings.NewReader(res.body), int64(len(res.body)))
-		if err != nil || len(zr.File) != 4 {
-			t.Fatalf("replay zip: %v, %d files", err, len(zr.File))
-		}
-	})
+	// The replay carries each bot's log.txt (its stdout and stderr) for
+	// its owner only, as the match page does.
+	for _, c := range []struct {
+		name string
+		who  *browser
+		logs []string
+	}{
+		{"visitor", visitor, nil},
+		{"seat A's owner", alice, []string{"Phase 1 - Round 0/A/log.txt"}},
+		{"seat B's owner", bob, []string{"Phase 1 - Round 0/B/log.txt"}},
+	} {
+		t.Run("replay download by "+c.name, func(t *testing.T) {
+			res := c.who.get(matchPath + "/replay.zip")
+			if res.status != 200 || res.header.Get("Content-Type") != "application/zip" {
+				t.Fatalf("status %d, type %q", res.status, res.header.Get("Content-Type"))
+			}
+			zr, err := zip.NewReader(strings.NewReader(res.body), int64(len(res.body)))
+			if err != nil || len(zr.File) != 4+len(c.logs) {
+				t.Fatalf("replay zip: %v, %d files, want %d", err, len(zr.File), 4+len(c.logs))
+			}
+			var logs []string
+			for _, f := range zr.File {
+				if strings.HasSuffix(f.Name, "log.txt") {
+					logs = append(logs, f.Name)
+				}
+			}
+			if !slices.Equal(logs, c.logs) {
+				t.Fatalf("logs in the replay: %q, want %q", logs, c.logs)
+			}
+		})
+	}
 
 	t.Run("an accepted challenge queues an unranked match between the current versions", func(t *testing.T) {
 		res := bob.post(botPath+"/challenge", url.Values{"bot_id": {fmt.Sprint(bBot)}, "csrf_token": {"-"}})

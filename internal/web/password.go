@@ -34,30 +34,66 @@ func hashPassword(password string) (string, error) {
 
 var errBadHash = errors.New("password hash is not argon2id")
 
-// checkPassword reports whether password matches hash.
-func checkPassword(hash, password string) (bool, error) {
+// Bounds on the parameters read from a stored hash: a tampered row must not
+// make one log-in cost seconds of CPU or gigabytes of memory.
+const (
+	maxArgonTime    = 10
+	maxArgonMemory  = 256 * 1024 // KiB
+	maxArgonThreads = 16
+)
+
+// argonParams are the parameters and values of a stored hash.
+type argonParams struct {
+	mem, iter  uint32
+	threads    uint8
+	salt, hash []byte
+}
+
+// parseHash reads a PHC-style argon2id hash and checks its parameters
+// against the bounds.
+func parseHash(hash string) (argonParams, error) {
+	var p argonParams
 	parts := strings.Split(hash, "$")
 	if len(parts) != 6 || parts[1] != "argon2id" {
-		return false, errBadHash
+		return p, errBadHash
 	}
 	var version int
-	var mem, iter uint32
-	var threads uint8
 	if _, err := fmt.Sscanf(parts[2], "v=%d", &version); err != nil || version != argon2.Version {
-		return false, errBadHash
+		return p, errBadHash
 	}
-	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &mem, &iter, &threads); err != nil {
-		return false, errBadHash
+	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &p.mem, &p.iter, &p.threads); err != nil {
+		return p, errBadHash
+	}
+	if p.iter < 1 || p.iter > maxArgonTime || p.mem < 8*uint32(p.threads) || p.mem > maxArgonMemory ||
+		p.threads < 1 || p.threads > maxArgonThreads {
+		return p, fmt.Errorf("%w: parameters m=%d,t=%d,p=%d out of bounds", errBadHash, p.mem, p.iter, p.threads)
 	}
 	b64 := base64.RawStdEncoding
-	salt, err := b64.DecodeString(parts[4])
-	if err != nil {
-		return false, errBadHash
+	var err error
+	if p.salt, err = b64.DecodeString(parts[4]); err != nil || len(p.salt) < 8 || len(p.salt) > 64 {
+		return p, errBadHash
 	}
-	want, err := b64.DecodeString(parts[5])
-	if err != nil {
-		return false, errBadHash
+	if p.hash, err = b64.DecodeString(parts[5]); err != nil || len(p.hash) < 16 || len(p.hash) > 64 {
+		return p, errBadHash
 	}
-	got := argon2.IDKey([]byte(password), salt, iter, mem, threads, uint32(len(want)))
-	return subtle.ConstantTimeCompare(got, want) == 1, nil
+	return p, nil
+}
+
+// checkPassword reports whether password matches hash. A hash that is not
+// argon2id or whose parameters are out of bounds gives errBadHash.
+func checkPassword(hash, password string) (bool, error) {
+	p, err := parseHash(hash)
+	if err != nil {
+		return false, err
+	}
+	got := argon2.IDKey([]byte(password), p.salt, p.iter, p.mem, p.threads, uint32(len(p.hash)))
+	return subtle.ConstantTimeCompare(got, p.hash) == 1, nil
+}
+
+// needsRehash reports whether a valid hash was made with other parameters
+// than the current ones, so a successful log-in stores it again.
+func needsRehash(hash string) bool {
+	p, err := parseHash(hash)
+	return err == nil && (p.mem != argonMemory || p.iter != argonTime || p.threads != argonThreads ||
+		len(p.hash) != argonKeyLen || len(p.salt) != 16)
 }

@@ -1,9 +1,11 @@
 package web
 
 import (
+	_ "embed"
 	"errors"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/broadside/broadside/internal/store"
@@ -14,6 +16,21 @@ var usernamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$`)
 
 // reservedNames cannot be registered: "house" owns the starter bots.
 var reservedNames = map[string]bool{"house": true, "admin": true, "root": true, "api": true}
+
+//go:embed common_passwords.txt
+var commonPasswordList string
+
+// commonPasswords are refused at registration: they are the first guesses
+// of every attacker, whatever the rate limit.
+var commonPasswords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, l := range strings.Split(commonPasswordList, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			m[l] = true
+		}
+	}
+	return m
+}()
 
 // validateRegistration returns a message for the first problem, or "".
 func validateRegistration(username, email, password string) string {
@@ -28,6 +45,8 @@ func validateRegistration(username, email, password string) string {
 		return "Choose a password of at least 8 characters."
 	case len(password) > 1024:
 		return "That password is too long (1024 characters at most)."
+	case commonPasswords[strings.ToLower(password)] || strings.EqualFold(password, username):
+		return "That password is one of the first any attacker tries. Please choose another."
 	}
 	return ""
 }
@@ -45,6 +64,13 @@ func (h *Handler) register(w http.ResponseWriter, r *http.Request) {
 	password := r.PostFormValue("password")
 	if v.Error = validateRegistration(v.Username, v.Email, password); v.Error != "" {
 		h.render(w, r, http.StatusUnprocessableEntity, page.Register(v))
+		return
+	}
+	// Counted after the form is valid, before the costly hash.
+	if ok, until := h.registers.take(h.now(), quota{h.clientKey(r), h.cfg.RegisterAttempts}); !ok {
+		v.Error = "Too many accounts registered from your address. Please try again after " + until.UTC().Format("15:04") + " UTC."
+		w.Header().Set("Retry-After", strconv.Itoa(int(until.Sub(h.now()).Seconds())+1))
+		h.render(w, r, http.StatusTooManyRequests, page.Register(v))
 		return
 	}
 	hash, err := hashPassword(password)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	botblob "github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -40,10 +41,6 @@ type UploadResult struct {
 	Number    int
 	// Unchanged is set when SkipUnchanged found the same zip already stored.
 	Unchanged bool
-}
-
-func sourceKey(botID int64, number int) string {
-	return fmt.Sprintf("bots/%d/versions/%d/source.zip", botID, number)
 }
 
 func validBotName(name string) string {
@@ -104,7 +101,7 @@ func (h *Handler) SaveUpload(ctx context.Context, u Upload) (*UploadResult, erro
 		res, err = st.UploadRecord(ctx, store.UploadParams{
 			OwnerID: u.OwnerID, Name: name, Game: insp.Game, Language: insp.Language, BotType: insp.BotType,
 			Manifest: insp.Manifest, SourceSHA256: digest, SourceSize: int64(len(data)), House: u.House,
-			SourceKey: sourceKey,
+			SourceKey: botblob.SourceKey,
 		})
 		if err != nil {
 			return err

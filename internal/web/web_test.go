@@ -55,6 +55,12 @@ func (q *recordingQueue) EnqueueMatchTx(ctx context.Context, tx pgx.Tx, matchID 
 
 func setup(t *testing.T, inspect web.Inspector) *testBundle {
 	t.Helper()
+	return setupWith(t, inspect, nil)
+}
+
+// setupWith is setup with the handler's configuration changed by tune.
+func setupWith(t *testing.T, inspect web.Inspector, tune func(*web.Config)) *testBundle {
+	t.Helper()
 	t.Parallel()
 	ctx := context.Background()
 	st := store.New(testdb.NewPool(t))
@@ -68,6 +74,9 @@ func setup(t *testing.T, inspect web.Inspector) *testBundle {
 	cfg.UploadMaxBytes = 1 << 20
 	cfg.LoginAttempts = 5
 	cfg.LeaderboardTTL = 0 // tests read back what they just wrote
+	if tune != nil {
+		tune(&cfg)
+	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv := httptest.NewServer(web.New(st, blobs, q, inspect, logger, cfg).Routes())
 	t.Cleanup(srv.Close)

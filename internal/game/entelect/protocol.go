@@ -88,6 +88,9 @@ func (m *match) turn(ctx context.Context, st *seat, dir string, l *turnLog) (Com
 	}
 	logOutput(l, 'I', res.Stdout)
 	logOutput(l, 'E', res.Stderr)
+	if res.Truncated {
+		l.add('W', "Output cut at %d KiB of stdout and of stderr; the rest was dropped", maxOutput>>10)
+	}
 	// §6 --debug: the original printed the turn's log and waited for a key
 	// press; the caller's Halt does the waiting. The bot's time was
 	// measured already, so the pause costs it nothing.

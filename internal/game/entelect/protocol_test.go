@@ -284,3 +284,15 @@ func TestPlayDebugShowsStderr(t *testing.T) {
 		t.Fatal("B wrote nothing to stderr")
 	}
 }
+
+// Output past the 64 KiB kept is dropped, and the bot's log says so.
+func TestOutputCutIsMarked(t *testing.T) {
+	sum, _ := playScripts(t, game.Options{Seed: 3}, scriptBot(t, "flood"), scriptBot(t, "sweep", "reverse"))
+	log := sum.Players[0].Log
+	if !strings.Contains(log, "Output cut at 64 KiB") {
+		t.Fatalf("the flooding bot's log does not say its output was cut:\n%s", log[max(0, len(log)-2000):])
+	}
+	if strings.Contains(sum.Players[1].Log, "Output cut") {
+		t.Fatal("the quiet bot's log says its output was cut")
+	}
+}
