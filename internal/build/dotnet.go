@@ -44,6 +44,13 @@ func (b *Builder) planOriginal(work string, m botmeta.Manifest) (steps []step, h
 		}
 		return nil, true, nil
 
+	case botmeta.Python2:
+		if _, err := b.Runtimes.Find("Python2", "python2", "python2.7"); err != nil {
+			return nil, true, fmt.Errorf("Python 2 bots cannot run on this machine: %v (current Debian no longer packages "+
+				"Python 2). Port the bot to Python 3 (BotType Python3), or ask the operator to install Python 2.7 on the workers", err)
+		}
+		return nil, false, nil
+
 	case botmeta.Scala:
 		switch {
 		case fileExists(work, "pom.xml") || fileExists(work, "Makefile") || fileExists(work, "makefile"):
