@@ -28,6 +28,9 @@ type Config struct {
 	BattleEvery time.Duration
 	LadderEvery time.Duration
 	LadderSlots int
+	// BuildEnv is added to the environment of build steps that download
+	// dependencies (package mirrors).
+	BuildEnv []string
 }
 
 // envVar documents one setting for --help.
@@ -51,6 +54,7 @@ var envVars = []envVar{
 	{"BATTLE_INTERVAL", "10s", "how often due battles start and running battles are checked"},
 	{"LADDER_INTERVAL", "30s", "how often the ladder's matchmaker runs; off turns ranked matchmaking off"},
 	{"LADDER_SLOTS", "4", "ladder matches per game that may wait in the queue at once"},
+	{"BUILD_ENV", "", "NAME=VALUE words given to the dependency downloads of bot builds, for package mirrors: NPM_CONFIG_REGISTRY=… PIP_INDEX_URL=… GOPROXY=…"},
 }
 
 // parseConfig reads and validates the configuration; every error names
@@ -100,6 +104,10 @@ func parseConfig(getenv func(string) string) (Config, error) {
 		ShutdownGrace:    duration("WORKER_SHUTDOWN_GRACE"),
 		BattleEvery:      duration("BATTLE_INTERVAL"),
 		LadderSlots:      integer("LADDER_SLOTS", 1),
+	}
+	var err error
+	if c.BuildEnv, err = parseBuildEnv(get("BUILD_ENV")); err != nil {
+		errs = append(errs, err)
 	}
 	if v := get("LADDER_INTERVAL"); v != "off" && v != "0" {
 		c.LadderEvery = duration("LADDER_INTERVAL")

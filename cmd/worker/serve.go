@@ -95,7 +95,9 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		Metrics:       jobs.NewMetrics(reg),
 	}
 	if cfg.BuildConcurrency > 0 {
-		deps.Builder = build.New(bw.build)
+		b := build.New(bw.build)
+		b.Env = cfg.BuildEnv
+		deps.Builder = b
 	}
 	sched, err := jobs.NewScheduler(jobs.SchedulerConfig{
 		Pool: pool, Logger: log, BattleEvery: cfg.BattleEvery, LadderEvery: cfg.LadderEvery,

@@ -187,6 +187,29 @@ func TestBuild(t *testing.T) {
 	}
 }
 
+// TestBuildEnv checks that the operator's settings reach the dependency
+// download and only it: pip is pointed at a mirror that cannot exist.
+func TestBuildEnv(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed")
+	}
+	b := New(runner(t))
+	b.Env = []string{"PIP_INDEX_URL=http://mirror.invalid/simple", "PIP_RETRIES=0", "PIP_TIMEOUT=5"}
+	dir := writeBot(t, map[string]string{"bot.json": `{"BotType":"Python3","RunFile":"bot.py"}`,
+		"requirements.txt": "six\n", "bot.py": "import os\nprint(os.environ.get('PIP_INDEX_URL'))\n"})
+	m, err := botmeta.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := b.Build(context.Background(), dir, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.OK || !strings.Contains(res.Log, "mirror.invalid") {
+		t.Fatalf("OK=%v, log does not show the mirror:\n%s", res.OK, res.Log)
+	}
+}
+
 // leanRust checks that a Rust build left its RunFile, executable, and
 // removed cargo's home and intermediate files.
 func leanRust(runFile string) func(t *testing.T, dir string) {
