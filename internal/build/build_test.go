@@ -109,6 +109,15 @@ func TestBuild(t *testing.T) {
 		{"compiled bot whose build makes no RunFile fails", func(t *testing.T) string {
 			return writeBot(t, map[string]string{"bot.json": `{"BotType":"CPlusPlus","RunFile":"other"}`, "Makefile": "all:\n\techo nothing\n"})
 		}, []string{"make"}, false, "RunFile other does not exist", nil},
+		{"javascript package.json installs its packages from the npm registry", func(t *testing.T) string {
+			dir := copyDir(t, starters+"entelect-javascript")
+			os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"bot","version":"1.0.0","dependencies":{"left-pad":"1.3.0"}}`), 0o644)
+			return dir
+		}, []string{"node", "npm"}, true, "npm install", func(t *testing.T, dir string) {
+			if _, err := os.Stat(filepath.Join(dir, "node_modules", "left-pad", "package.json")); err != nil {
+				t.Errorf("left-pad not installed: %v", err)
+			}
+		}},
 		{"c# starter with xbuild", func(t *testing.T) string {
 			dir := copyDir(t, starters+"entelect-csharp")
 			os.RemoveAll(filepath.Join(dir, "bin")) // built here, not before
