@@ -10,7 +10,7 @@ RUN CGO_ENABLED=0 go build -o /out/worker ./cmd/worker && CGO_ENABLED=0 go build
 FROM golang:1.26-bookworm
 RUN apt-get update && apt-get install -y --no-install-recommends \
       bubblewrap ca-certificates python3 python3-pip nodejs npm openjdk-17-jdk-headless \
-      maven g++ make cmake rustc cargo zip unzip \
+      maven g++ make cmake rustc cargo mono-devel mono-xbuild zip unzip \
     && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out/worker /out/battleship /usr/local/bin/
 WORKDIR /srv/broadside

@@ -20,6 +20,10 @@ need javac openjdk-17-jdk-headless
 need mvn maven
 need python3 python3
 need cargo cargo
+# C# bots: the runtime, the compiler and xbuild.
+need mono mono-devel
+need mcs mono-devel
+need xbuild mono-xbuild
 if [ "${1:-}" = "--test" ]; then
   need chromium chromium
 fi

@@ -24,6 +24,7 @@ type config struct {
 	json       bool
 	game       string
 	sandbox    bool
+	rebuild    bool
 }
 
 const usage = `Usage: battleship [options]
@@ -44,6 +45,8 @@ Options:
       --json                print the match summary as one JSON object on the last line
       --game NAME           rule set: entelect, brainjar, deepship, hitandsunk
                             (default: the one the bots' manifests name, else entelect)
+  -f, --forceRebuild        build each bot per its bot.json before the match (in the sandbox
+                            with --sandbox), printing the build log
       --sandbox             run the bots confined by bubblewrap (refused where it cannot be enforced)
   -h, --help                show this help
 
@@ -130,8 +133,8 @@ func parseArgs(args []string) (config, error) {
 			c.sandbox, err = true, noValue()
 		case "-h", "--help":
 			c.help, err = true, noValue()
-		case "-f", "--forceRebuild":
-			err = fmt.Errorf("%w: %s is not supported: build your bot yourself (see docs/starter-bots.md)", errUsage, name)
+		case "-f", "--forceRebuild", "--forcerebuild":
+			c.rebuild, err = true, noValue()
 		default:
 			err = fmt.Errorf("%w: unknown option %s", errUsage, name)
 		}

@@ -36,7 +36,8 @@ func TestParseArgs(t *testing.T) {
 		{name: "unknown option", args: "--fast", wantErr: "unknown option --fast"},
 		{name: "stray argument", args: "a", wantErr: `unexpected argument "a"`},
 		{name: "value on a switch", args: "--json=yes", wantErr: "--json takes no value"},
-		{name: "§10 -f is not supported", args: "-f", wantErr: "not supported"},
+		{name: "§10 -f builds first", args: "-f -b a", want: config{rebuild: true, bots: []string{"a"}}},
+		{name: "--forceRebuild", args: "--forceRebuild --sandbox -b a", want: config{rebuild: true, sandbox: true, bots: []string{"a"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

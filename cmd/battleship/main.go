@@ -69,6 +69,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 func play(ctx context.Context, c config, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) error {
 	loader := match.NewLoader()
+	runner, err := newRunner(ctx, c.sandbox, log)
+	if err != nil {
+		return err
+	}
+	if c.rebuild {
+		// On stderr, so that with --json the summary stays stdout's last line.
+		if err := buildBots(ctx, c.bots, runner, loader.Runtimes, stderr); err != nil {
+			return err
+		}
+	}
 	bots, manifestGame := loader.LoadBots(c.bots)
 	name := c.game
 	if name == "" {
@@ -81,11 +91,7 @@ func play(ctx context.Context, c config, stdin io.Reader, stdout, stderr io.Writ
 	if err != nil {
 		return fmt.Errorf("%w: --game: %v", errUsage, err)
 	}
-	for _, b := range bots {
-		if b.LoadError != nil {
-			fmt.Fprintf(stderr, "battleship: warning: %v (the bot plays as doing nothing)\n", b.LoadError)
-		}
-	}
+	warnLoadErrors(stderr, bots)
 	consoles := c.consoles
 	if consoles == 0 && len(bots) == 0 {
 		// As the original: no players at all means humans on both sides.
@@ -105,10 +111,6 @@ func play(ctx context.Context, c config, stdin io.Reader, stdout, stderr io.Writ
 		}
 	}
 	replayDir, err := replayFolder(c.logDir, seed)
-	if err != nil {
-		return err
-	}
-	runner, err := newRunner(ctx, c.sandbox, log)
 	if err != nil {
 		return err
 	}

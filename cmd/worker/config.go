@@ -32,6 +32,9 @@ type Config struct {
 	// DeadAfter is taken for dead and its running jobs run again elsewhere.
 	HeartbeatEvery time.Duration
 	DeadAfter      time.Duration
+	// BuildEnv is added to the environment of build steps that download
+	// dependencies (package mirrors).
+	BuildEnv []string
 }
 
 // envVar documents one setting for --help.
@@ -57,6 +60,7 @@ var envVars = []envVar{
 	{"BATTLE_INTERVAL", "10s", "how often due battles start and running battles are checked"},
 	{"LADDER_INTERVAL", "30s", "how often the ladder's matchmaker runs; off turns ranked matchmaking off"},
 	{"LADDER_SLOTS", "4", "ladder matches per game that may wait in the queue at once"},
+	{"BUILD_ENV", "", "NAME=VALUE words given to the dependency downloads of bot builds, for package mirrors: NPM_CONFIG_REGISTRY=… PIP_INDEX_URL=… GOPROXY=…"},
 }
 
 // parseConfig reads and validates the configuration; every error names
@@ -108,6 +112,10 @@ func parseConfig(getenv func(string) string) (Config, error) {
 		LadderSlots:      integer("LADDER_SLOTS", 1),
 		HeartbeatEvery:   duration("WORKER_HEARTBEAT"),
 		DeadAfter:        duration("WORKER_DEAD_AFTER"),
+	}
+	var err error
+	if c.BuildEnv, err = parseBuildEnv(get("BUILD_ENV")); err != nil {
+		errs = append(errs, err)
 	}
 	if v := get("LADDER_INTERVAL"); v != "off" && v != "0" {
 		c.LadderEvery = duration("LADDER_INTERVAL")

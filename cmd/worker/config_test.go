@@ -38,6 +38,14 @@ func TestParseConfig(t *testing.T) {
 		{"nothing to do", map[string]string{"DATABASE_URL": db, "WORKER_CONCURRENCY": "0", "WORKER_BUILD_CONCURRENCY": "0"}, "both 0", nil},
 		{"bad sandbox", map[string]string{"DATABASE_URL": db, "SANDBOX": "maybe"}, "SANDBOX", nil},
 		{"bad log level", map[string]string{"DATABASE_URL": db, "LOG_LEVEL": "loud"}, "LOG_LEVEL", nil},
+		{"build mirrors", map[string]string{"DATABASE_URL": db, "BUILD_ENV": " NPM_CONFIG_REGISTRY=https://npm.example.org/  GOPROXY=https://a,direct "}, "",
+			func(t *testing.T, c Config) {
+				if len(c.BuildEnv) != 2 || c.BuildEnv[0] != "NPM_CONFIG_REGISTRY=https://npm.example.org/" || c.BuildEnv[1] != "GOPROXY=https://a,direct" {
+					t.Fatalf("BuildEnv %q", c.BuildEnv)
+				}
+			}},
+		{"build env without a value", map[string]string{"DATABASE_URL": db, "BUILD_ENV": "GOPROXY"}, "BUILD_ENV wants NAME=VALUE", nil},
+		{"build env may not change the proxy", map[string]string{"DATABASE_URL": db, "BUILD_ENV": "https_proxy=http://x"}, "BUILD_ENV may not set https_proxy", nil},
 		{"bad duration", map[string]string{"DATABASE_URL": db, "WORKER_MATCH_TIMEOUT": "soon"}, "WORKER_MATCH_TIMEOUT", nil},
 		{"rescue shorter than a job", map[string]string{"DATABASE_URL": db, "WORKER_RESCUE_AFTER": "1m"}, "WORKER_RESCUE_AFTER", nil},
 	}

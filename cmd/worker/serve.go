@@ -98,7 +98,9 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		HeartbeatEvery: cfg.HeartbeatEvery, DeadAfter: cfg.DeadAfter, Sandbox: mode,
 	}
 	if cfg.BuildConcurrency > 0 {
-		deps.Builder = build.New(bw.build)
+		b := build.New(bw.build)
+		b.Env = cfg.BuildEnv
+		deps.Builder = b
 	}
 	sched, err := jobs.NewScheduler(jobs.SchedulerConfig{
 		Pool: pool, Logger: log, BattleEvery: cfg.BattleEvery, LadderEvery: cfg.LadderEvery,

@@ -2,6 +2,7 @@ package botexec
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -104,12 +105,17 @@ func (c *Calibrator) trivialBot(ctx context.Context, language string) (sandbox.C
 			return sandbox.Cmd{}, err
 		}
 	case botmeta.CSharp, botmeta.FSharp:
-		// Without a compiler at hand the runtime's own start stands in.
-		p, err := dotnetCommand(c.rt, m)
-		if err != nil {
-			return sandbox.Cmd{}, err
+		if source, err = c.trivialExe(ctx, dir); err != nil {
+			if !errors.Is(err, errNoCompiler) {
+				return sandbox.Cmd{}, err
+			}
+			// Without a compiler at hand the runtime's own start stands in.
+			p, err := dotnetCommand(c.rt, m)
+			if err != nil {
+				return sandbox.Cmd{}, err
+			}
+			return c.cmd(dir, append(p, "--version")), nil
 		}
-		return c.cmd(dir, append(p, "--version")), nil
 	default: // native programs
 		return c.cmd(dir, []string{"/bin/true"}), nil
 	}
@@ -135,6 +141,28 @@ func (c *Calibrator) cmd(dir string, args []string) sandbox.Cmd {
 	}
 }
 
+// errNoCompiler says a trivial bot cannot be compiled here.
+var errNoCompiler = errors.New("no compiler")
+
+// trivialExe compiles an empty C# program with Mono's compiler, once: the
+// start of the runtime and the loading of an assembly are what a .NET bot
+// pays before its own code runs.
+func (c *Calibrator) trivialExe(ctx context.Context, dir string) (string, error) {
+	const exe = "bot.exe"
+	if _, err := os.Stat(filepath.Join(dir, exe)); err == nil {
+		return exe, nil
+	}
+	mcs, err := c.rt.Find("CSharp", "mcs", "csc")
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", errNoCompiler, err)
+	}
+	src := "public static class Bot { public static void Main(string[] a) { } }\n"
+	if err := os.WriteFile(filepath.Join(dir, "Bot.cs"), []byte(src), 0o644); err != nil {
+		return "", err
+	}
+	return exe, c.compile(ctx, dir, []string{mcs, "-out:" + exe, "Bot.cs"})
+}
+
 // trivialJar compiles an empty Java program into a jar, once.
 func (c *Calibrator) trivialJar(ctx context.Context, dir string) (string, error) {
 	const jar = "bot.jar"
@@ -154,14 +182,22 @@ func (c *Calibrator) trivialJar(ctx context.Context, dir string) (string, error)
 		return "", err
 	}
 	for _, args := range [][]string{{javac, "Bot.java"}, {jarTool, "cfe", jar, "Bot", "Bot.class"}} {
-		res, err := c.runner.Run(ctx, sandbox.Cmd{Args: args, Dir: dir, Mounts: []sandbox.Mount{{Source: dir, Writable: true}},
-			Limits: sandbox.Limits{WallTime: 2 * time.Minute, OutputBytes: 64 << 10}})
-		if err != nil {
+		if err := c.compile(ctx, dir, args); err != nil {
 			return "", err
-		}
-		if res.ExitCode != 0 {
-			return "", fmt.Errorf("%s failed (exit %d): %s", filepath.Base(args[0]), res.ExitCode, res.Stderr)
 		}
 	}
 	return jar, nil
+}
+
+// compile runs one step of building a trivial bot, confined as bots are.
+func (c *Calibrator) compile(ctx context.Context, dir string, args []string) error {
+	res, err := c.runner.Run(ctx, sandbox.Cmd{Args: args, Dir: dir, Mounts: []sandbox.Mount{{Source: dir, Writable: true}},
+		Limits: sandbox.Limits{WallTime: 2 * time.Minute, OutputBytes: 64 << 10}})
+	if err != nil {
+		return err
+	}
+	if res.ExitCode != 0 {
+		return fmt.Errorf("%s failed (exit %d): %s%s", filepath.Base(args[0]), res.ExitCode, res.Stdout, res.Stderr)
+	}
+	return nil
 }

@@ -28,6 +28,7 @@ func TestCalibrate(t *testing.T) {
 		{"Python3", "python3", 2 * time.Second},
 		{"JavaScript", "node", 2 * time.Second},
 		{"Java", "javac", 10 * time.Second},
+		{"CSharp", "mcs", 10 * time.Second},
 	}
 	native := time.Duration(0)
 	for _, tt := range tests {
@@ -96,6 +97,7 @@ func TestCalibrateInSandbox(t *testing.T) {
 		t.Skipf("bubblewrap sandbox not enforceable here: %v", err)
 	}
 	need(t, "python3")
+	need(t, "mcs")
 	bw, err := sandbox.NewBwrap(sandbox.BwrapConfig{})
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +106,9 @@ func TestCalibrateInSandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, lang := range []string{"Python3", "Executable"} {
+	// Mono needs /etc/mono in the sandbox: without it the trivial program
+	// fails with DllNotFoundException (System.Native).
+	for _, lang := range []string{"Python3", "Executable", "CSharp"} {
 		d, err := c.Calibrate(ctx, lang)
 		if err != nil {
 			t.Fatalf("%s: %v", lang, err)

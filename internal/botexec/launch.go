@@ -99,6 +99,10 @@ func dotnetCommand(rt *Runtimes, m botmeta.Manifest) ([]string, error) {
 	return nil, &MissingRuntimeError{Language: m.BotType.String(), Programs: []string{"mono", "dotnet (for a .dll RunFile)"}}
 }
 
+// ErrRunFileMissing is wrapped when the RunFile is not in the bot folder,
+// usually because the bot was not built.
+var ErrRunFileMissing = errors.New("does not exist in the bot folder")
+
 // checkRunFile says clearly when the RunFile is missing or, for programs
 // started directly, not executable.
 func checkRunFile(m botmeta.Manifest, runFile string) error {
@@ -108,7 +112,7 @@ func checkRunFile(m botmeta.Manifest, runFile string) error {
 		if native(m.BotType) {
 			hint = " (build the bot first)"
 		}
-		return fmt.Errorf("RunFile %s does not exist in the bot folder%s", m.RunFile, hint)
+		return fmt.Errorf("RunFile %s %w%s", m.RunFile, ErrRunFileMissing, hint)
 	}
 	if err != nil {
 		return fmt.Errorf("RunFile %s: %w", m.RunFile, err)

@@ -25,6 +25,10 @@ type Builder struct {
 	Limits sandbox.Limits
 	// Runtimes finds language runtimes for the final launch check.
 	Runtimes *botexec.Runtimes
+	// Env is added to the environment of the steps that download
+	// dependencies: the operator's package mirrors (NPM_CONFIG_REGISTRY,
+	// PIP_INDEX_URL, GOPROXY, …).
+	Env []string
 }
 
 // DefaultLimits bound one build command: generous for compilers and
@@ -87,10 +91,15 @@ func (b *Builder) Build(ctx context.Context, dir string, m botmeta.Manifest) (Re
 	fmt.Fprintf(&log, "Building %s bot (BotType %s, RunFile %s)\n", m.Game, m.BotType, m.RunFile)
 	for _, s := range steps {
 		fmt.Fprintf(&log, "\n$ %s\n", strings.Join(s.args, " "))
+		env := s.env
+		if s.network && len(b.Env) > 0 {
+			// The step's own settings win over the operator's.
+			env = append(append([]string{}, b.Env...), s.env...)
+		}
 		res, err := b.Runner.Run(ctx, sandbox.Cmd{
 			Args:    s.args,
 			Dir:     work,
-			Env:     s.env,
+			Env:     env,
 			Mounts:  []sandbox.Mount{{Source: dir, Writable: true}},
 			Network: s.network,
 			Limits:  b.Limits,

@@ -109,6 +109,63 @@ func TestBuild(t *testing.T) {
 		{"compiled bot whose build makes no RunFile fails", func(t *testing.T) string {
 			return writeBot(t, map[string]string{"bot.json": `{"BotType":"CPlusPlus","RunFile":"other"}`, "Makefile": "all:\n\techo nothing\n"})
 		}, []string{"make"}, false, "RunFile other does not exist", nil},
+		{"javascript package.json installs its packages from the npm registry", func(t *testing.T) string {
+			dir := copyDir(t, starters+"entelect-javascript")
+			os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"bot","version":"1.0.0","dependencies":{"left-pad":"1.3.0"}}`), 0o644)
+			return dir
+		}, []string{"node", "npm"}, true, "npm install", func(t *testing.T, dir string) {
+			if _, err := os.Stat(filepath.Join(dir, "node_modules", "left-pad", "package.json")); err != nil {
+				t.Errorf("left-pad not installed: %v", err)
+			}
+		}},
+		{"c# starter with xbuild", func(t *testing.T) string {
+			dir := copyDir(t, starters+"entelect-csharp")
+			os.RemoveAll(filepath.Join(dir, "bin")) // built here, not before
+			os.RemoveAll(filepath.Join(dir, "obj"))
+			return dir
+		}, []string{"mono", "xbuild"}, true, "/t:Rebuild /p:Configuration=Release StarterBot.csproj", nil},
+		{"c# solution in ProjectLocation", func(t *testing.T) string {
+			dir := copyDir(t, starters+"entelect-csharp")
+			os.RemoveAll(filepath.Join(dir, "bin"))
+			src := filepath.Join(dir, "src")
+			os.MkdirAll(src, 0o755)
+			for _, f := range []string{"StarterBot.csproj", "Program.cs", "State.cs", "Properties"} {
+				os.Rename(filepath.Join(dir, f), filepath.Join(src, f))
+			}
+			os.WriteFile(filepath.Join(src, "StarterBot.sln"), []byte(starterSolution), 0o644)
+			os.WriteFile(filepath.Join(dir, "bot.json"), []byte(`{"BotType":0,"ProjectLocation":"src","RunFile":"src\\bin\\Release\\StarterBot.exe"}`), 0o644)
+			return dir
+		}, []string{"mono", "xbuild"}, true, "/p:Platform=Any CPU StarterBot.sln", nil},
+		{"c# compile error fails with the compiler's message", func(t *testing.T) string {
+			dir := copyDir(t, starters+"entelect-csharp")
+			os.WriteFile(filepath.Join(dir, "State.cs"), []byte("namespace StarterBot { class Broken { int x = \"text\"; } }\n"), 0o644)
+			return dir
+		}, []string{"mono", "xbuild"}, false, "error CS0246", nil},
+		{"c# bot missing a NuGet package names it", func(t *testing.T) string {
+			dir := copyDir(t, starters+"entelect-csharp")
+			os.MkdirAll(filepath.Join(dir, "packages", "Shipped.Package.1.0.0"), 0o755)
+			os.WriteFile(filepath.Join(dir, "packages.config"), []byte(`<?xml version="1.0" encoding="utf-8"?>
+<packages>
+  <package id="Shipped.Package" version="1.0.0" targetFramework="net45" />
+  <package id="Newtonsoft.Json" version="10.0.3" targetFramework="net45" />
+</packages>`), 0o644)
+			return dir
+		}, nil, false, "NuGet package(s) Newtonsoft.Json 10.0.3 are not in the bot's packages/ folder", nil},
+		{"sdk-style c# project is refused with the reason", func(t *testing.T) string {
+			return writeBot(t, map[string]string{"bot.json": `{"BotType":"CSharp","RunFile":"bin/Release/net6.0/Bot.dll"}`,
+				"Bot.csproj": `<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType></PropertyGroup></Project>`, "Program.cs": ""})
+		}, nil, false, "SDK-style project", nil},
+		{"c# bot with neither project nor RunFile fails", func(t *testing.T) string {
+			return writeBot(t, map[string]string{"bot.json": `{"BotType":"CSharp","RunFile":"bin\\Release\\Bot.exe"}`, "Program.cs": ""})
+		}, nil, false, "no .sln or .csproj", nil},
+		{"f# sources fail: no compiler", func(t *testing.T) string {
+			return writeBot(t, map[string]string{"bot.json": `{"BotType":"FSharp","RunFile":"bin\\Release\\Bot.exe"}`,
+				"Bot.fsproj": "<Project/>", "Program.fs": ""})
+		}, nil, false, "no F# compiler", nil},
+		{"scala sources fail: no sbt", func(t *testing.T) string {
+			return writeBot(t, map[string]string{"bot.json": `{"BotType":"Scala","RunFile":"target/bot.jar"}`,
+				"build.sbt": "", "src/main/scala/Bot.scala": ""})
+		}, nil, false, "sbt is not available here", nil},
 		{"missing ProjectLocation fails", func(t *testing.T) string {
 			return writeBot(t, map[string]string{"bot.json": `{"BotType":"Python3","RunFile":"bot.py","ProjectLocation":"nope"}`, "bot.py": ""})
 		}, nil, false, "ProjectLocation", nil},
@@ -136,6 +193,29 @@ func TestBuild(t *testing.T) {
 				tc.check(t, dir)
 			}
 		})
+	}
+}
+
+// TestBuildEnv checks that the operator's settings reach the dependency
+// download and only it: pip is pointed at a mirror that cannot exist.
+func TestBuildEnv(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed")
+	}
+	b := New(runner(t))
+	b.Env = []string{"PIP_INDEX_URL=http://mirror.invalid/simple", "PIP_RETRIES=0", "PIP_TIMEOUT=5"}
+	dir := writeBot(t, map[string]string{"bot.json": `{"BotType":"Python3","RunFile":"bot.py"}`,
+		"requirements.txt": "six\n", "bot.py": "import os\nprint(os.environ.get('PIP_INDEX_URL'))\n"})
+	m, err := botmeta.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := b.Build(context.Background(), dir, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.OK || !strings.Contains(res.Log, "mirror.invalid") {
+		t.Fatalf("OK=%v, log does not show the mirror:\n%s", res.OK, res.Log)
 	}
 }
 
@@ -190,3 +270,19 @@ func TestPackUnpack(t *testing.T) {
 		}
 	})
 }
+
+// starterSolution is a Visual Studio solution holding the C# starter's project.
+const starterSolution = `Microsoft Visual Studio Solution File, Format Version 12.00
+# Visual Studio 14
+Project("{FAE04EC0-301F-11D3-BF4B-00C04F79EFBC}") = "StarterBot", "StarterBot.csproj", "{6B1D2C4E-5F3A-4E8B-9C7D-2A1B3C4D5E6F}"
+EndProject
+Global
+	GlobalSection(SolutionConfigurationPlatforms) = preSolution
+		Release|Any CPU = Release|Any CPU
+	EndGlobalSection
+	GlobalSection(ProjectConfigurationPlatforms) = postSolution
+		{6B1D2C4E-5F3A-4E8B-9C7D-2A1B3C4D5E6F}.Release|Any CPU.ActiveCfg = Release|AnyCPU
+		{6B1D2C4E-5F3A-4E8B-9C7D-2A1B3C4D5E6F}.Release|Any CPU.Build.0 = Release|AnyCPU
+	EndGlobalSection
+EndGlobal
+`

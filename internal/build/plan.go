@@ -25,6 +25,9 @@ func (b *Builder) plan(work string, m botmeta.Manifest) ([]step, error) {
 	find := func(programs ...string) (string, error) {
 		return b.Runtimes.Find(m.BotType.String(), programs...)
 	}
+	if steps, handled, err := b.planOriginal(work, m); handled {
+		return steps, err
+	}
 	runFile := filepath.FromSlash(m.RunFile)
 	switch m.BotType {
 	case botmeta.Python3, botmeta.Python2:

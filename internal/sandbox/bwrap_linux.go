@@ -42,6 +42,8 @@ var etcFiles = []string{
 	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
 	"/etc/java-17-openjdk", "/etc/localtime", "/etc/nsswitch.conf", "/etc/passwd", "/etc/group",
 	"/etc/mime.types", "/etc/os-release", "/etc/debian_version",
+	// Mono's configuration: without its dllmap, System.Native is not found.
+	"/etc/mono",
 }
 
 // etcNetworkFiles are added for commands allowed on the network.

@@ -185,11 +185,21 @@ func (m *match) play(ctx context.Context) error {
 		}
 		m.engine('D', "Beginning round processing")
 		m.engine('D', "Processing Player Commands")
+		phase := s.Phase
 		out := s.Step(cmds, has)
 		for p, err := range out.Errs {
 			if err != nil {
 				m.engine('W', "Command %s of player %s failed: %v", cmds[p].Code, m.names[p], err)
-				fmt.Fprintf(&m.seats[p].log, "%s: command %s failed: %v\n", round, cmds[p].Code, err)
+				if err := m.notify(p, round, ran[p], failureNotice(cmds[p].Code, m.names[p], err)); err != nil {
+					return err
+				}
+			}
+		}
+		if phase == 1 && s.Phase == 1 {
+			for p := range m.seats {
+				if err := m.notify(p, round, ran[p], firstRoundFailed); err != nil {
+					return err
+				}
 			}
 		}
 		m.engine('D', "Killing off players who have no ships left")
@@ -243,6 +253,7 @@ func (m *match) runTurn(ctx context.Context, st *seat, p int, round string) (Com
 	for _, n := range m.replay.takeFolder(rel) {
 		l.add('W', "%s", n)
 	}
+	st.roundLog = l
 	if err := m.replay.write(filepath.Join(rel, "log.txt"), l.buf.Bytes()); err != nil {
 		return Command{}, err
 	}
@@ -251,4 +262,35 @@ func (m *match) runTurn(ctx context.Context, st *seat, p int, round string) (Com
 		st.log.Write(l.buf.Bytes())
 	}
 	return cmd, nil
+}
+
+// firstRoundFailed is the original harness's notice to every player when a
+// placement round has to be played again.
+const firstRoundFailed = "The first round has failed due to a bot's ships not all being placed"
+
+// failureNotice is the original harness's notice of a failed command, with
+// the reason the original gives for a phase-1 round without a placement.
+func failureNotice(code Code, name string, err error) string {
+	reason := err.Error()
+	if errors.Is(err, errNoPlacement) {
+		reason = fmt.Sprintf("There was a problem during the placement of player's %s ships (DoNothing), the round will be played over", name)
+	}
+	return fmt.Sprintf("Player Command %s failed because %s", engineNames[code], reason)
+}
+
+// notify adds a notice of the round's processing to player p's log.txt of
+// that round (written again) and to its match log, as the original wrote
+// its failure notices to the bot's log as well as the engine's. ran is
+// false when the bot did not run this round: it has no log.txt then.
+func (m *match) notify(p int, round string, ran bool, msg string) error {
+	st := m.seats[p]
+	if !ran {
+		fmt.Fprintf(&st.log, "%s: %s\n", round, msg)
+		return nil
+	}
+	st.roundLog.add('I', "%s", msg)
+	if st.log.Len() < maxBotLog {
+		st.log.WriteString(logLine(time.Now(), 'I', msg))
+	}
+	return m.replay.write(filepath.Join(round, st.key, "log.txt"), bytes.Clone(st.roundLog.buf.Bytes()))
 }

@@ -34,6 +34,8 @@ type seat struct {
 	console *bufio.Reader
 	// log is the bot's own log over the whole match (PlayerSummary.Log).
 	log bytes.Buffer
+	// roundLog is the current round's log.txt.
+	roundLog turnLog
 }
 
 // turnLog collects one turn's log.txt lines.

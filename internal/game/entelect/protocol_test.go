@@ -157,6 +157,53 @@ func TestPlayMisbehavingBots(t *testing.T) {
 	}
 }
 
+// TestPlayFailureNotices checks the original harness's notices in the
+// bots' own log.txt: a failed command, a voided placement round, and the
+// double shot's class name as the original's engine log prints it.
+func TestPlayFailureNotices(t *testing.T) {
+	read := func(t *testing.T, path string) string {
+		t.Helper()
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	t.Run("a voided placement round", func(t *testing.T) {
+		_, dir := playScripts(t, game.Options{}, scriptBot(t, "garbage"), scriptBot(t, "sweep"))
+		round := filepath.Join(dir, "Phase 1 - Round 0")
+		a := read(t, filepath.Join(round, "A", "log.txt"))
+		for _, want := range []string{
+			"I: \tPlayer Command DoNothingCommand failed because There was a problem during the placement of player's garbage ships (DoNothing), the round will be played over\n",
+			"I: \tThe first round has failed due to a bot's ships not all being placed\n",
+		} {
+			if !strings.Contains(a, want) {
+				t.Errorf("A's log.txt lacks %q:\n%s", want, a)
+			}
+		}
+		if b := read(t, filepath.Join(round, "B", "log.txt")); !strings.Contains(b, "The first round has failed") || strings.Contains(b, "Player Command") {
+			t.Errorf("B's log.txt:\n%s", b)
+		}
+	})
+	t.Run("a failed double shot", func(t *testing.T) {
+		sum, dir := playScripts(t, game.Options{}, scriptBot(t, "misfire"), scriptBot(t, "sweep"))
+		round := filepath.Join(dir, "Phase 2 - Round 1")
+		const name = "GameEngine.Commands.PlayerCommands.FireDoubleShotCommand"
+		if a := read(t, filepath.Join(round, "A", "log.txt")); !strings.Contains(a, "I: \tPlayer Command "+name+" failed because ") {
+			t.Errorf("A's log.txt lacks the failure notice:\n%s", a)
+		}
+		if e := read(t, filepath.Join(round, "engine.log")); !strings.Contains(e, "Added Command "+name+" for Player misfire") {
+			t.Errorf("engine.log:\n%s", e)
+		}
+		if b := read(t, filepath.Join(round, "B", "log.txt")); strings.Contains(b, "Player Command") {
+			t.Errorf("B's log.txt has A's notice:\n%s", b)
+		}
+		if !strings.Contains(sum.Players[0].Log, "Player Command "+name+" failed because ") {
+			t.Errorf("A's match log lacks the notice:\n%.2000s", sum.Players[0].Log)
+		}
+	})
+}
+
 // firstMove returns A's entry of the round-1 roundCommand.json, which
 // records how A's round-0 command went (§3.4).
 func firstMove(t *testing.T, dir string) string {

@@ -154,12 +154,14 @@ var issued = [...]string{
 	PlaceShips:           "PlaceShip",
 }
 
-// engineNames is the command class name the engine log prints.
+// engineNames is the command class name the engine log prints: the
+// original's ToString, which the double shot and the shield do not
+// override, so the full type name shows for them.
 var engineNames = [...]string{
 	DoNothing:            "DoNothingCommand",
 	FireShot:             "FireSingleShotCommand",
-	DoubleShotVertical:   "FireDoubleShotCommand",
-	DoubleShotHorizontal: "FireDoubleShotCommand",
+	DoubleShotVertical:   "GameEngine.Commands.PlayerCommands.FireDoubleShotCommand",
+	DoubleShotHorizontal: "GameEngine.Commands.PlayerCommands.FireDoubleShotCommand",
 	CornerShot:           "FireCornerrShotCommand",
 	CrossShotDiagonal:    "FireCrossShotCommand",
 	CrossShotHorizontal:  "FireCrossShotCommand",

@@ -293,6 +293,46 @@ func TestHarnessKills(t *testing.T) {
 	})
 }
 
+// TestPlacementKillShipsLeft pins the ships left of a player killed for 5
+// failed placements (§2, §6, §12.1). The original's Killoff shoots the
+// cells each ship was last given, even by a failed attempt, and its ships
+// are only recounted when the round's placements succeed.
+func TestPlacementKillShipsLeft(t *testing.T) {
+	// The Battleship is placed, then the Carrier overlaps it: the attempt
+	// fails with the Battleship holding cells.
+	overlap := mustPlace(t, "Battleship 1 0 North\nCarrier 0 1 East\nCruiser 4 2 North\nDestroyer 7 3 North\nSubmarine 1 8 East\n")
+	good := mustPlace(t, sampleLayout)
+	bad := mustPlace(t, "Battleship 9 9 North\nCarrier 0 1 East\nCruiser 4 2 North\nDestroyer 7 3 North\nSubmarine 1 8 East\n")
+	tests := []struct {
+		name      string
+		survivor  Command
+		wantLeft  int
+		wantPhase int
+	}{
+		{"the survivor places: the shot Battleship is sunk", good, 4, 2},
+		{"the survivor fails too: nothing is recounted", bad, 5, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := NewState(2)
+			for range 5 {
+				s.StartTurn(0)
+				s.Step([2]Command{overlap, good}, [2]bool{true, true})
+			}
+			if s.StartTurn(0) {
+				t.Fatal("A should be killed after 5 failed placements")
+			}
+			s.Step([2]Command{{}, tt.survivor}, [2]bool{false, true})
+			if got := s.ShipsRemaining(0); got != tt.wantLeft {
+				t.Errorf("A has %d ships left, want %d", got, tt.wantLeft)
+			}
+			if s.Phase != tt.wantPhase || !s.Over() || s.Players[1].Points != 0 {
+				t.Errorf("phase %d, over %v, B's points %d", s.Phase, s.Over(), s.Players[1].Points)
+			}
+		})
+	}
+}
+
 func TestRoundCommandRecord(t *testing.T) {
 	// §3.4: phase-1 DoNothing is unsuccessful; in phase 2 it is successful
 	// and keeps the previous centre point; a failed command is recorded as

@@ -1,0 +1,117 @@
+package jobs_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/broadside/broadside/internal/store"
+	"github.com/broadside/broadside/internal/testdb"
+)
+
+// TestWorkerOriginalBotTypes takes the 2017 bot types the starters do not
+// cover through the worker: the C# starter is built from source with xbuild
+// in the sandbox and plays a match under mono, Python 2 plays where a
+// python2 exists, and the types this platform cannot build fail their
+// build at once with the reason and what to do.
+func TestWorkerOriginalBotTypes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and plays real bots")
+	}
+	e := newEnv(t, testdb.NewPool(t), t.TempDir())
+	startWorker(t, e, t.TempDir())
+
+	csharp := e.upload(t, "Sharp", zipDir(t, "../../bots/entelect-csharp", nil))
+	// The Python 3 starter is also valid Python 2.
+	py2Dir := filepath.Join(t.TempDir(), "py2")
+	if err := os.CopyFS(py2Dir, os.DirFS("../../bots/entelect-python3")); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(py2Dir, "bot.json"), []byte(`{"NickName":"Old Snake","BotType":4,"ProjectLocation":"","RunFile":"bot.py"}`), 0o644)
+	py2 := e.upload(t, "Old Snake", zipDir(t, py2Dir, nil))
+
+	refused := []struct {
+		name, manifest string
+		files          map[string]string
+		want           string
+	}{
+		{"fsharp", `{"BotType":"FSharp","ProjectLocation":"","RunFile":"bin\\Release\\Bot.exe"}`,
+			map[string]string{"Bot.fsproj": "<Project/>", "Program.fs": "printfn \"hi\"\n"}, "no F# compiler"},
+		{"scala", `{"BotType":"Scala","ProjectLocation":"","RunFile":"target/scala-2.12/bot.jar"}`,
+			map[string]string{"build.sbt": "name := \"bot\"\n", "src/main/scala/Bot.scala": "object Bot extends App\n"}, "sbt is not available here"},
+		{"nuget", `{"BotType":"CSharp","ProjectLocation":"","RunFile":"bin\\Release\\StarterBot.exe"}`,
+			map[string]string{"packages.config": `<packages><package id="Newtonsoft.Json" version="10.0.3" /></packages>`},
+			"NuGet package(s) Newtonsoft.Json 10.0.3 are not in the bot's packages/ folder"},
+	}
+	if _, err := exec.LookPath("julia"); err != nil {
+		refused = append(refused, struct {
+			name, manifest string
+			files          map[string]string
+			want           string
+		}{"julia", `{"BotType":"Julia","ProjectLocation":"","RunFile":"bot.jl"}`, map[string]string{"bot.jl": "println(1)\n"},
+			"no Julia"})
+	}
+	versions := map[string]int64{}
+	for _, r := range refused {
+		dir := t.TempDir()
+		files := map[string]string{"bot.json": r.manifest}
+		for name, body := range r.files {
+			files[name] = body
+		}
+		if r.name == "nuget" {
+			// The C# starter plus a package it does not ship.
+			if err := os.CopyFS(filepath.Join(dir, "bot"), os.DirFS("../../bots/entelect-csharp")); err != nil {
+				t.Fatal(err)
+			}
+			dir = filepath.Join(dir, "bot")
+			delete(files, "bot.json")
+		}
+		for name, body := range files {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		versions[r.name] = e.upload(t, r.name, zipDir(t, dir, nil))
+	}
+	for _, r := range refused {
+		t.Run("refused "+r.name, func(t *testing.T) {
+			got := e.waitBuilt(t, versions[r.name], 3*time.Minute)
+			if got.BuildStatus != store.BuildFailed || !strings.Contains(got.BuildLog, r.want) {
+				t.Fatalf("%s: %s, log lacks %q:\n%s", r.name, got.BuildStatus, r.want, got.BuildLog)
+			}
+		})
+	}
+
+	cs := e.waitBuilt(t, csharp, 5*time.Minute)
+	if cs.BuildStatus != store.BuildOK || !strings.Contains(cs.BuildLog, "xbuild") {
+		t.Fatalf("C# starter: %s\n%s", cs.BuildStatus, cs.BuildLog)
+	}
+	opponent := py2
+	p2 := e.waitBuilt(t, py2, 3*time.Minute)
+	if _, err := exec.LookPath("python2"); err != nil || p2.BuildStatus != store.BuildOK {
+		// Where no python2 exists, the build says so; the C# bot then
+		// plays itself.
+		if p2.BuildStatus != store.BuildFailed || !strings.Contains(p2.BuildLog, "python2") {
+			t.Fatalf("Python 2 bot without python2: %s\n%s", p2.BuildStatus, p2.BuildLog)
+		}
+		t.Logf("no python2 here: %s", p2.BuildLog)
+		opponent = csharp
+	}
+	csV, _ := e.st.BotVersionGetByID(e.ctx, csharp)
+	opV, _ := e.st.BotVersionGetByID(e.ctx, opponent)
+	id := e.createMatch(t, 5, csV.BotID, opV.BotID)
+	m := e.waitMatch(t, id, 5*time.Minute)
+	if m.Status != store.MatchFinished {
+		t.Fatalf("match %s: %s", m.Status, m.Error)
+	}
+	for _, p := range m.Players {
+		if p.ShotsFired == 0 || p.Killed && p.ShipsLeft != 0 {
+			t.Errorf("seat %d (%s) did not play: %+v", p.Seat, p.BotName, p)
+		}
+	}
+}
