@@ -23,8 +23,14 @@ func (b *Builder) checkInterpreters(dir string, m botmeta.Manifest) error {
 	if err != nil {
 		return err
 	}
+	// Only a RunFile started directly runs its #! line; an interpreted
+	// one is started by its BotType's interpreter.
+	runFile := ""
+	if m.BotType == botmeta.Executable {
+		runFile = m.RunFile
+	}
 	var missing []string
-	for _, s := range botexec.StartScripts(dir, m.Game, m.RunFile) {
+	for _, s := range botexec.StartScripts(dir, m.Game, runFile) {
 		named, err := botexec.NamedPrograms(dir, s)
 		if err != nil {
 			return err

@@ -30,6 +30,8 @@ func TestBuildRefusesMissingInterpreter(t *testing.T) {
 		{"env python shebang", script, map[string]string{"bot.py": "#!/usr/bin/env python\nprint('x')\n"}, ""},
 		{"unknown interpreter in the shebang", script, map[string]string{"bot.py": "#!/usr/bin/env python4\n"}, "python4"},
 		{"interpreter path not on the platform", script, map[string]string{"bot.py": "#!/opt/python2.5/bin/python\n"}, "/opt/python2.5/bin/python"},
+		{"interpreted RunFile's shebang is not run", botmeta.Manifest{BotType: botmeta.Python3, RunFile: "bot.py", Game: botmeta.GameEntelect},
+			map[string]string{"bot.py": "#!/usr/bin/env python4\n"}, ""},
 		{"run.sh names a missing interpreter", brainjar, map[string]string{"run.sh": "#!/bin/sh\n/usr/local/bin/nosuch/ruby bot.rb $1\n"}, "/usr/local/bin/nosuch/ruby"},
 	}
 	for _, tt := range tests {
