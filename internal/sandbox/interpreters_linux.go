@@ -14,7 +14,7 @@ import (
 // private keys.
 var interpreterEtcGlobs = []string{
 	"/etc/perl", "/etc/php", "/etc/python2*", "/etc/python3*", "/etc/ruby*", "/etc/gemrc",
-	"/etc/ssl/certs", "/etc/ssl/openssl.cnf", "/etc/ca-certificates.conf", "/etc/localtime",
+	"/etc/ssl/certs", "/etc/ssl/openssl.cnf", "/etc/ca-certificates.conf",
 	"/etc/timezone",
 }
 
