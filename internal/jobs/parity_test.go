@@ -127,10 +127,10 @@ func TestParity(t *testing.T) {
 				dirs[i] = filepath.Join(corpus, b.dir)
 			}
 			plain, plainLogs := playCommand(t, bin, b, seed, dirs, false)
-			boxed, boxedLogs := playCommand(t, bin, b, seed, dirs, true)
-			worker, workerLogs := playWorker(t, e, b, versions[b.dir], seed)
 			t.Logf("plain:   %s", outcome(plain))
+			boxed, boxedLogs := playCommand(t, bin, b, seed, dirs, true)
 			t.Logf("sandbox: %s", outcome(boxed))
+			worker, workerLogs := playWorker(t, e, b, versions[b.dir], seed)
 			t.Logf("worker:  %s", outcome(worker))
 
 			if d := summaryDiff(plain, boxed); d != "" {
@@ -225,14 +225,14 @@ func playWorker(t *testing.T, e *env, b parityBot, versions []int64, seed int64)
 	t.Helper()
 	var bots []int64
 	for _, v := range versions {
-		got := e.waitBuilt(t, v, 5*time.Minute)
+		got := e.waitBuilt(t, v, 20*time.Minute)
 		if got.BuildStatus != store.BuildOK {
 			t.Fatalf("build of %s: %s\n%s", b.dir, got.BuildStatus, got.BuildLog)
 		}
 		bots = append(bots, got.BotID)
 	}
 	id := e.createGameMatch(t, b.game, b.size, seed, bots...)
-	m := e.waitMatch(t, id, 5*time.Minute)
+	m := e.waitMatch(t, id, 20*time.Minute)
 	if m.Status != store.MatchFinished {
 		t.Fatalf("match %s: %s", m.Status, m.Error)
 	}
