@@ -19,6 +19,13 @@ need npm npm
 need javac openjdk-17-jdk-headless
 need mvn maven
 need python3 python3
+# The interpreters BrainJar bots name in run.sh (its template runs
+# `coffee bot.coffee $1`). Debian 12 has no Python 2.7: there BrainJar's
+# "python" is Python 3 (docs/brainjar.md).
+need coffee coffeescript
+need ruby ruby
+need php php-cli
+need perl perl
 need cargo cargo
 # C# bots: the runtime, the compiler and xbuild.
 need mono mono-devel

@@ -17,6 +17,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/broadside/broadside/internal/botexec"
@@ -137,8 +138,11 @@ func play(ctx context.Context, c config, stdin io.Reader, stdout, stderr io.Writ
 		opts.DebugLog = stderr
 		opts.Halt = func(ctx context.Context) error { return waitForEnter(ctx, in, stderr, "Press Enter to continue.") }
 	}
-	sum, err := match.Match{RuleSet: rs, Bots: seats, Options: opts, Calibrator: cal}.Play(ctx)
+	sum, err := match.Match{RuleSet: rs, Bots: seats, Options: opts, Calibrator: cal, Runtimes: loader.Runtimes}.Play(ctx)
 	if err != nil {
+		return err
+	}
+	if err := writeBotLogs(rs.Name(), replayDir, sum); err != nil {
 		return err
 	}
 	if c.json {
@@ -253,4 +257,27 @@ func isTerminal(r io.Reader) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// writeBotLogs puts each bot's own log of the match in the replay folder,
+// as <key>/log.txt. Entelect's rule set writes them itself, round by round.
+// The portal does not do this: there a bot's log goes to its owner only.
+func writeBotLogs(gameName, replayDir string, sum *game.Summary) error {
+	if gameName == botmeta.GameEntelect {
+		return nil
+	}
+	for i, p := range sum.Players {
+		key := p.Key
+		if key == "" || !filepath.IsLocal(key) || strings.ContainsAny(key, `/\`) {
+			key = fmt.Sprint(i)
+		}
+		dir := filepath.Join(replayDir, key)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("bot log: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "log.txt"), []byte(p.Log), 0o644); err != nil {
+			return fmt.Errorf("bot log: %w", err)
+		}
+	}
+	return nil
 }

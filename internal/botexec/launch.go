@@ -43,6 +43,11 @@ func Command(rt *Runtimes, m botmeta.Manifest, dir string) (Launch, error) {
 	}
 	runFile := filepath.Join(dir, filepath.FromSlash(m.RunFile))
 	if err := checkRunFile(m, runFile); err != nil {
+		if errors.Is(err, errNotExecutable) && brainJarRunSh(m) {
+			// The BrainJar engine runs run.sh through its #! line (sh
+			// without one), executable or not.
+			return Launch{Command: append(scriptInterpreter(runFile), runFile), Language: shebangLanguage(runFile)}, nil
+		}
 		return Launch{}, err
 	}
 	l := Launch{TrailingArgs: m.Args(), Language: m.BotType.String()}
@@ -132,6 +137,27 @@ func native(t botmeta.BotType) bool {
 		return true
 	}
 	return false
+}
+
+// brainJarRunSh says whether m is a BrainJar bot started by its run.sh.
+func brainJarRunSh(m botmeta.Manifest) bool {
+	return m.Game == botmeta.GameBrainJar && m.BotType == botmeta.Executable && m.RunFile == botmeta.RunSh
+}
+
+// scriptInterpreter is the command of a script's #! line, else /bin/sh.
+func scriptInterpreter(file string) []string {
+	f, err := os.Open(file)
+	if err != nil {
+		return []string{"/bin/sh"}
+	}
+	defer f.Close()
+	line, _ := bufio.NewReader(f).ReadString('\n')
+	if rest, ok := strings.CutPrefix(line, "#!"); ok {
+		if fields := strings.Fields(rest); len(fields) > 0 {
+			return fields
+		}
+	}
+	return []string{"/bin/sh"}
 }
 
 // shebangLanguage names the language of a directly started program from its

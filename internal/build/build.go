@@ -88,6 +88,9 @@ func (b *Builder) Build(ctx context.Context, dir string, m botmeta.Manifest) (Re
 	if err != nil {
 		return fail("%v", err)
 	}
+	if err := b.checkInterpreters(dir, m); err != nil {
+		return fail("%v", err)
+	}
 	fmt.Fprintf(&log, "Building %s bot (BotType %s, RunFile %s)\n", m.Game, m.BotType, m.RunFile)
 	for _, s := range steps {
 		fmt.Fprintf(&log, "\n$ %s\n", strings.Join(s.args, " "))

@@ -46,6 +46,9 @@ type Bot struct {
 	// Options.Runner: the portal gives each bot a sandbox session of its own
 	// that sees only that bot's folder.
 	Runner sandbox.Runner
+	// Notes are put at the top of the bot's log: what the platform had to
+	// choose for it, such as which Python "python" starts.
+	Notes []string
 	// LoadError, when set, means the bot could not be prepared (no manifest,
 	// unknown BotType, missing runtime or RunFile). The match still runs and
 	// every turn of this seat counts as doing nothing, with this reason.

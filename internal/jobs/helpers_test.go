@@ -23,7 +23,9 @@ import (
 	"github.com/broadside/broadside/internal/store"
 )
 
-// zipDir zips a bot folder as a contestant would, plus extra files.
+// zipDir zips a bot folder as a contestant would, with its files'
+// permission bits (an executable script, a run.sh without its bit), plus
+// extra files.
 func zipDir(t testing.TB, dir string, extra map[string]string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
@@ -32,8 +34,17 @@ func zipDir(t testing.TB, dir string, extra map[string]string) []byte {
 		if err != nil || d.IsDir() {
 			return err
 		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		h, err := zip.FileInfoHeader(info)
+		if err != nil {
+			return err
+		}
 		rel, _ := filepath.Rel(dir, p)
-		w, err := zw.Create(filepath.ToSlash(rel))
+		h.Name, h.Method = filepath.ToSlash(rel), zip.Deflate
+		w, err := zw.CreateHeader(h)
 		if err != nil {
 			return err
 		}

@@ -164,6 +164,7 @@ func (w *MatchWorker) play(ctx context.Context, id int64, log *slog.Logger) (*pl
 		Size:       m.MapSize,
 		ReplayDir:  replayDir,
 		Tournament: true,
+		NoLimit:    w.deps.NoTimeLimits,
 		Logger:     log,
 	})
 	if err != nil {

@@ -46,7 +46,7 @@ func (s *seatRunners) play(ctx context.Context, rs game.RuleSet, dirs []string, 
 	for i, d := range dirs {
 		bots[i], _ = s.loader.Load(d)
 	}
-	m := match.Match{RuleSet: rs, Bots: bots, Options: opts, Calibrator: s.calibrator}
+	m := match.Match{RuleSet: rs, Bots: bots, Options: opts, Calibrator: s.calibrator, Runtimes: s.loader.Runtimes}
 	if s.bwrap != nil {
 		m.SeatRunner = s.session
 	} else {

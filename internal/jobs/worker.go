@@ -45,6 +45,10 @@ type Deps struct {
 	// sandbox.TurnDefaults, so no worker plays a bot without a memory and
 	// a process bound.
 	TurnLimits sandbox.Limits
+	// NoTimeLimits lifts the rule sets' time limits, as the battleship
+	// command's --nolimit does: for tests that compare results on a busy
+	// machine, never for a ladder.
+	NoTimeLimits bool
 	// WorkDir holds the per-job folders; empty means the system's temp.
 	WorkDir string
 	// MatchConcurrency and BuildConcurrency are how many jobs of each kind

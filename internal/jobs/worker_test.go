@@ -46,6 +46,12 @@ func startWorkerGames(t *testing.T, e *env, workDir string, games *game.Registry
 		t.Log("bubblewrap cannot confine here: bots run on the host")
 	}
 	deps.Builder = build.New(buildRunner)
+	runWorker(t, deps)
+}
+
+// runWorker starts a worker with deps, stopped when the test ends.
+func runWorker(t *testing.T, deps jobs.Deps) {
+	t.Helper()
 	w, err := jobs.NewWorker(deps)
 	if err != nil {
 		t.Fatal(err)

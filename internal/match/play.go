@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"runtime/debug"
 
 	"github.com/broadside/broadside/internal/botexec"
@@ -31,6 +32,9 @@ type Match struct {
 	// SeatRunner, when set, gives each bot process seat its own runner;
 	// otherwise seats use Options.Runner.
 	SeatRunner SeatRunner
+	// Runtimes finds the interpreters put first on every bot's PATH (see
+	// botexec.Programs); nil means botexec.NewRuntimes().
+	Runtimes *botexec.Runtimes
 }
 
 // ErrSeats is wrapped when the number of seats does not fit the rule set.
@@ -58,6 +62,10 @@ func (m Match) Play(ctx context.Context) (sum *game.Summary, err error) {
 		m.Options.Logger = log
 	}
 	bots := append([]game.Bot(nil), m.Bots...)
+	progs, err := m.programs()
+	if err != nil {
+		return nil, err
+	}
 	var closers []io.Closer
 	defer func() {
 		for _, c := range closers {
@@ -70,6 +78,9 @@ func (m Match) Play(ctx context.Context) (sum *game.Summary, err error) {
 		b := &bots[i]
 		if b.Console != nil || b.LoadError != nil {
 			continue
+		}
+		if progs.Note != "" && namesPython(*b, m.RuleSet.Name()) {
+			b.Notes = append(append([]string(nil), b.Notes...), progs.Note)
 		}
 		if m.Calibrator != nil && !m.Options.NoLimit && b.Calibration == 0 {
 			d, err := m.Calibrator.Calibrate(ctx, b.Language)
@@ -95,7 +106,7 @@ func (m Match) Play(ctx context.Context) (sum *game.Summary, err error) {
 		if b.Runner == nil {
 			return nil, fmt.Errorf("match: no runner for %s", seatLabel(i, *b))
 		}
-		b.Runner = withBotFolder{inner: b.Runner, mount: sandbox.Mount{Source: b.Dir, Writable: true}}
+		b.Runner = withBotFolder{inner: b.Runner, mount: sandbox.Mount{Source: b.Dir, Writable: true}, programs: progs.Dir}
 	}
 	// A rule set must never panic on bot input; should one have a bug, the
 	// worker's other matches go on and this one is reported as failed.
@@ -115,15 +126,53 @@ func (m Match) Play(ctx context.Context) (sum *game.Summary, err error) {
 	return sum, nil
 }
 
+// programs is the interpreters folder of the rule set's "python".
+func (m Match) programs() (botexec.Programs, error) {
+	rt := m.Runtimes
+	if rt == nil {
+		rt = botexec.NewRuntimes()
+	}
+	p, err := rt.Programs(botexec.PythonFor(m.RuleSet.Name()))
+	if err != nil {
+		return p, fmt.Errorf("match: %w", err)
+	}
+	return p, nil
+}
+
+// namesPython says whether the bot's start-up scripts run the bare "python".
+func namesPython(b game.Bot, gameName string) bool {
+	runFile := ""
+	if len(b.Command) > 0 {
+		if rel, err := filepath.Rel(b.Dir, b.Command[0]); err == nil && filepath.IsLocal(rel) {
+			runFile = filepath.ToSlash(rel)
+		}
+	}
+	for _, s := range botexec.StartScripts(b.Dir, gameName, runFile) {
+		named, _ := botexec.NamedPrograms(b.Dir, s)
+		for _, n := range named {
+			if n.Program == "python" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // withBotFolder makes every command of a seat see the bot's own folder,
 // writable, whatever mounts the rule set asks for: bots run in their
-// folder and may keep files there between turns.
+// folder and may keep files there between turns. With programs set, that
+// folder of interpreters comes first on the command's PATH, so a #! line
+// or a run.sh finds the same interpreters inside the sandbox and out.
 type withBotFolder struct {
-	inner sandbox.Runner
-	mount sandbox.Mount
+	inner    sandbox.Runner
+	mount    sandbox.Mount
+	programs string
 }
 
 func (r withBotFolder) cmd(c sandbox.Cmd) sandbox.Cmd {
+	if r.programs != "" {
+		c.Path = append([]string{r.programs}, c.Path...)
+	}
 	for _, m := range c.Mounts {
 		if m.Source == r.mount.Source && m.Writable {
 			return c

@@ -103,6 +103,7 @@ func NewBwrap(cfg BwrapConfig) (*Bwrap, error) {
 	if ro == nil {
 		ro = DefaultRuntimePaths()
 	}
+	ro = append(append([]string{}, ro...), programsRoot())
 	b := &Bwrap{cfg: cfg, bwrap: bin, log: log, seccomp: setuidFilter(), tag: randomTag()}
 	for _, p := range ro {
 		if _, err := os.Stat(p); err == nil && !strings.HasPrefix(p+"/", "/usr/") {
@@ -169,7 +170,7 @@ func (b *Bwrap) args(c Cmd, limits Limits) ([]string, error) {
 	if c.Network {
 		etc = append(append([]string{}, etcFiles...), etcNetworkFiles...)
 	}
-	for _, f := range etc {
+	for _, f := range append(etc, interpreterEtcFiles()...) {
 		if _, err := os.Stat(f); err == nil {
 			a = append(a, "--ro-bind", f, f)
 		}
@@ -270,7 +271,7 @@ func (b *Bwrap) start(ctx context.Context, c Cmd, pipes *stdPipes) (*proc, error
 	if filter != nil {
 		cmd.ExtraFiles = []*os.File{filter}
 	}
-	cmd.Env = minimalEnv(sandboxPath, "/tmp", env)
+	cmd.Env = minimalEnv(searchPath(c, sandboxPath), "/tmp", env)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	p := &proc{cmd: cmd, limits: limits, stderr: newCapBuffer(limits.OutputBytes)}
 	pipes.attach(cmd, c, p)
@@ -413,7 +414,7 @@ func withoutResource(rl []rlimit, res int) []rlimit {
 func (b *Bwrap) checkProgram(c Cmd) error {
 	prog := c.Args[0]
 	if !strings.Contains(prog, "/") {
-		for _, dir := range filepath.SplitList(sandboxPath) {
+		for _, dir := range filepath.SplitList(searchPath(c, sandboxPath)) {
 			if fi, err := os.Stat(filepath.Join(dir, prog)); err == nil && !fi.IsDir() {
 				return nil
 			}

@@ -54,7 +54,7 @@ func (h *Host) start(ctx context.Context, c Cmd, pipes *stdPipes) (*proc, error)
 	if home == "" {
 		home = os.TempDir()
 	}
-	cmd.Env = minimalEnv(os.Getenv("PATH"), home, c.Env)
+	cmd.Env = minimalEnv(searchPath(c, os.Getenv("PATH")), home, c.Env)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	p := &proc{cmd: cmd, limits: limits, stderr: newCapBuffer(limits.OutputBytes)}
 	pipes.attach(cmd, c, p)

@@ -29,7 +29,7 @@ func (h *Host) Run(ctx context.Context, c Cmd) (Result, error) {
 	limits := WithDefaults(c.Limits, h.cfg.TurnDefaults)
 	cmd := exec.Command(c.Args[0], c.Args[1:]...)
 	cmd.Dir = c.Dir
-	cmd.Env = minimalEnv(os.Getenv("PATH"), os.Getenv("HOME"), append(platformEnv(), c.Env...))
+	cmd.Env = minimalEnv(searchPath(c, os.Getenv("PATH")), os.Getenv("HOME"), append(platformEnv(), c.Env...))
 	cmd.Stdin = c.Stdin
 	stdout, stderr := newCapBuffer(limits.OutputBytes), newCapBuffer(limits.OutputBytes)
 	cmd.Stdout, cmd.Stderr = stdout, stderr

@@ -52,6 +52,9 @@ type Cmd struct {
 	Dir string
 	// Env is added to the minimal environment (PATH, HOME, LANG).
 	Env []string
+	// Path are folders searched before the runner's own PATH; inside a
+	// sandbox they must be visible (under ProgramsRoot, /usr or a mount).
+	Path []string
 	// Mounts are the host paths the command may see besides the read-only
 	// system and language runtimes.
 	Mounts []Mount

@@ -231,7 +231,7 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 	}
 	defer unmountStaged(placed)
 	limits := WithDefaults(c.Limits, s.limits)
-	req := sessionRequest{Args: c.Args, Dir: c.Dir, Env: minimalEnv(sandboxPath, "/tmp", c.Env), Limits: limits,
+	req := sessionRequest{Args: c.Args, Dir: c.Dir, Env: minimalEnv(searchPath(c, sandboxPath), "/tmp", c.Env), Limits: limits,
 		CgroupMemory: s.cg != nil && limits.MemoryBytes > 0}
 	if req.Dir == "" {
 		req.Dir = "/tmp"

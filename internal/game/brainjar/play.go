@@ -53,6 +53,9 @@ func (ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) (*g
 		if p.runner == nil {
 			p.runner = opts.Runner
 		}
+		for _, n := range b.Notes {
+			p.log.Printf("note: %s\n", n)
+		}
 		if b.LoadError != nil && hasRunSh(b.Dir) {
 			p.log.Printf("note: %v; run.sh is run as the original engine did\n", b.LoadError)
 		}

@@ -88,6 +88,9 @@ func (ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) (*g
 		if p.runner == nil {
 			p.runner = opts.Runner
 		}
+		for _, n := range b.Notes {
+			p.log.Printf("note: %s\n", n)
+		}
 		// A process's stderr is only complete once it has ended (it is
 		// restarted or the round is over), so that is when debug mode
 		// shows it and halts.

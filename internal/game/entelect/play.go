@@ -78,6 +78,9 @@ func newMatch(bots []game.Bot, opts game.Options) (*match, error) {
 			st.name = "Player " + st.key
 		}
 		m.infos[i] = b.Meta
+		for _, n := range b.Notes {
+			fmt.Fprintf(&st.log, "note: %s\n", n)
+		}
 		switch {
 		case b.Console != nil:
 			if b.Console.In == nil || b.Console.Out == nil {

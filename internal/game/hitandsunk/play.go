@@ -61,6 +61,9 @@ func (rs ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) 
 		if s.runner == nil {
 			s.runner = opts.Runner
 		}
+		for _, n := range b.Notes {
+			s.log.printf("note: %s\n", n)
+		}
 		switch {
 		case b.LoadError != nil:
 			s.noShip = fmt.Sprintf("not loaded: %v", b.LoadError)

@@ -1,0 +1,1 @@
+coffee bot.coffee $1

@@ -1,0 +1,2 @@
+#!/bin/bash
+node bot.js $1

@@ -1,0 +1,2 @@
+#!/bin/sh
+perl bot.pl $1

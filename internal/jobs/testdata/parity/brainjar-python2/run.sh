@@ -1,0 +1,2 @@
+#!/bin/sh
+python bot.py $1

@@ -1,0 +1,1 @@
+ruby bot.rb $1
