@@ -55,10 +55,16 @@ func (q *recordingQueue) EnqueueMatchTx(ctx context.Context, tx pgx.Tx, matchID 
 
 func setup(t *testing.T, inspect web.Inspector) *testBundle {
 	t.Helper()
+	return setupBucket(t, inspect, "mem://")
+}
+
+// setupBucket is setup with the blob store at bucketURL.
+func setupBucket(t *testing.T, inspect web.Inspector, bucketURL string) *testBundle {
+	t.Helper()
 	t.Parallel()
 	ctx := context.Background()
 	st := store.New(testdb.NewPool(t))
-	blobs, err := blob.Open(ctx, "mem://")
+	blobs, err := blob.Open(ctx, bucketURL)
 	if err != nil {
 		t.Fatal(err)
 	}
