@@ -1,5 +1,5 @@
 # The two commands of the README: `make run` and `make test`.
-.PHONY: run test build generate fmt vet bench bench-leaderboard e2e
+.PHONY: run test build generate fmt vet bench bench-leaderboard bench-worker e2e
 
 # templ renders web/page/*.templ into the committed *_templ.go files.
 TEMPL ?= $(shell command -v templ 2>/dev/null || echo $(shell go env GOPATH)/bin/templ)
@@ -32,3 +32,11 @@ bench-leaderboard:
 # The browser test alone: register, upload, build, challenge, replay.
 e2e:
 	go test -count=1 -run TestBrowserEndToEnd -v ./cmd/portal
+
+# Matches of two Python starter bots through the whole pipeline, unsandboxed
+# and sandboxed: throughput, queue wait and the cost of a round.
+# Flags through BENCH_FLAGS, e.g. BENCH_FLAGS=-n=40.
+bench-worker:
+	go build -o bin/ ./cmd/worker
+	go build -o bin/benchworker ./scripts/benchworker
+	bin/benchworker $(BENCH_FLAGS)
