@@ -21,6 +21,10 @@ need python3 python3
 need cargo cargo
 if [ "${1:-}" = "--test" ]; then
   need chromium chromium
+  # deploy/compose_test.go validates docker-compose.yml.
+  if ! docker compose version >/dev/null 2>&1; then
+    need docker-compose docker-compose
+  fi
 fi
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then
   want+=(postgresql)
