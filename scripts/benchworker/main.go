@@ -12,7 +12,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -42,9 +41,8 @@ func main() {
 	modes := flag.String("modes", "off,required", "SANDBOX values to run, in order")
 	concurrency := flag.Int("concurrency", 1, "WORKER_CONCURRENCY")
 	botDir := flag.String("bot", "bots/entelect-python3", "the starter bot both seats play")
-	turns := flag.Int("turns", 40, "bare runs of one bot turn to measure the bots' own cost")
 	flag.Parse()
-	if err := run(context.Background(), *admin, *worker, *botDir, strings.Split(*modes, ","), *n, *concurrency, *turns); err != nil {
+	if err := run(context.Background(), *admin, *worker, *botDir, strings.Split(*modes, ","), *n, *concurrency); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-worker:", err)
 		os.Exit(1)
 	}
@@ -59,16 +57,15 @@ func envOr(k, def string) string {
 
 // modeResult is one sandbox mode's run.
 type modeResult struct {
-	mode               string
-	matches, rounds    int
-	perMinute          float64
-	waitP50, waitP95   time.Duration
-	roundP50, roundMin time.Duration
-	roundMax           time.Duration
-	replayDir          string
+	mode             string
+	matches          int
+	perMinute        float64
+	waitP50, waitP95 time.Duration
+	rounds           roundCosts
+	interp           time.Duration // python3 -c pass while the matches played
 }
 
-func run(ctx context.Context, admin, worker, botDir string, modes []string, n, concurrency, turns int) error {
+func run(ctx context.Context, admin, worker, botDir string, modes []string, n, concurrency int) error {
 	workerBin, err := filepath.Abs(worker)
 	if err != nil {
 		return err
@@ -90,30 +87,23 @@ func run(ctx context.Context, admin, worker, botDir string, modes []string, n, c
 		}
 		results = append(results, r)
 	}
-	bare, err := bareTurns(ctx, botDir, results[len(results)-1].replayDir, turns)
-	if err != nil {
-		return err
-	}
-	interp, err := interpreterStart(ctx, turns)
-	if err != nil {
-		return err
-	}
 	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Printf("\nbench-worker: %d matches per mode of two %s bots (entelect, 10x10), WORKER_CONCURRENCY=%d, load average %s\n",
+	fmt.Printf("\nbench-worker: %d matches per mode of two %s bots (entelect, 10x10), WORKER_CONCURRENCY=%d, load average at the end %s\n\n",
 		n, filepath.Base(botDir), concurrency, strings.Join(strings.Fields(string(load))[:3], " "))
-	fmt.Printf("one bare bot turn (python3 on the host, %d runs): wall p50 %s, CPU p50 %s; one start of python3 -c pass: wall p50 %s\n\n",
-		turns, ms(bare.wall), ms(bare.cpu), ms(interp))
-	fmt.Println("| SANDBOX | matches/min | queue wait p50 | p95 | round wall p50 (min–max) | bots' CPU per round | platform overhead per round | per turn | round / python3 start |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| SANDBOX | matches/min | queue wait p50 | p95 | rounds | round wall p50 (p10–p90) | bots' wall per round (A+B) | bots' CPU per round | platform per turn p50 (p90) | python3 -c pass p50 | round / python3 start |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range results {
-		over := r.roundP50 - 2*bare.wall
-		fmt.Printf("| %s | %.1f | %s | %s | %s (%s–%s) | %s | %s | %s | %.2f× |\n",
-			r.mode, r.perMinute, r.waitP50.Round(time.Millisecond), r.waitP95.Round(time.Millisecond),
-			ms(r.roundP50), ms(r.roundMin), ms(r.roundMax), ms(2*bare.cpu), ms(over), ms(over/2),
-			float64(r.roundP50)/float64(interp))
+		c := r.rounds
+		fmt.Printf("| %s | %.2f | %s | %s | %d | %s (%s–%s) | %s | %s | %s (%s) | %s | %.2f× |\n",
+			r.mode, r.perMinute, r.waitP50.Round(time.Second), r.waitP95.Round(time.Second), len(c.wall),
+			ms(quantile(c.wall, 0.5)), ms(quantile(c.wall, 0.1)), ms(quantile(c.wall, 0.9)),
+			ms(quantile(c.botWall, 0.5)), ms(quantile(c.botCPU, 0.5)),
+			ms(quantile(c.overhead, 0.5)), ms(quantile(c.overhead, 0.9)), ms(r.interp),
+			float64(quantile(c.wall, 0.5))/float64(r.interp))
 	}
-	fmt.Println("\nround wall: a match's time from start to recorded result over its rounds (setup, replay upload and rating included);")
-	fmt.Println("overhead: round wall less two bare bot turns.")
+	fmt.Println("\nround wall: between the engine's ends of two rounds (engine.log); bots' wall and CPU: as the runner measured")
+	fmt.Println("each bot process (log.txt); platform per turn: the engine's time for a turn (log.txt timestamps) less the bot's wall;")
+	fmt.Println("python3 -c pass: sampled on the host while the matches played.")
 	return nil
 }
 
@@ -124,7 +114,7 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return res, err
 	}
-	dbURL, drop, err := freshDatabase(ctx, admin, "broadside_bench_worker")
+	dbURL, drop, err := freshDatabase(ctx, admin, fmt.Sprintf("broadside_bench_worker_%d", os.Getpid()))
 	if err != nil {
 		return res, err
 	}
@@ -221,7 +211,10 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 			return res, err
 		}
 	}
-	if err := waitFor(ctx, time.Duration(n)*2*time.Minute, func() (bool, error) {
+	sampled := make(chan time.Duration, 1)
+	sampleCtx, stopSampling := context.WithCancel(ctx)
+	go func() { sampled <- interpreterStarts(sampleCtx) }()
+	err = waitFor(ctx, time.Duration(n)*20*time.Minute, func() (bool, error) {
 		var left, failed int
 		err := pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status IN ('queued', 'running')),
 			count(*) FILTER (WHERE status = 'failed') FROM matches`).Scan(&left, &failed)
@@ -229,22 +222,26 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 			return false, fmt.Errorf("%d matches failed (see %s)", failed, logFile.Name())
 		}
 		return left == 0, err
-	}); err != nil {
-		return res, err
-	}
-	rows, err := pool.Query(ctx, `SELECT created_at, started_at, finished_at, rounds, replay_key FROM matches ORDER BY id`)
+	})
+	stopSampling()
+	res.interp = <-sampled
 	if err != nil {
 		return res, err
 	}
-	var waits, perRound []time.Duration
+	rows, err := pool.Query(ctx, `SELECT created_at, started_at, finished_at, replay_key FROM matches ORDER BY id`)
+	if err != nil {
+		return res, err
+	}
+	var waits []time.Duration
 	var first, last time.Time
-	var replayKey string
+	var keys []string
 	for rows.Next() {
 		var created, started, finished time.Time
-		var rounds int
-		if err := rows.Scan(&created, &started, &finished, &rounds, &replayKey); err != nil {
+		var key string
+		if err := rows.Scan(&created, &started, &finished, &key); err != nil {
 			return res, err
 		}
+		keys = append(keys, key)
 		if first.IsZero() || created.Before(first) {
 			first = created
 		}
@@ -252,8 +249,6 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 			last = finished
 		}
 		waits = append(waits, started.Sub(created))
-		perRound = append(perRound, finished.Sub(started)/time.Duration(max(rounds, 1)))
-		res.rounds += rounds
 	}
 	if err := rows.Err(); err != nil {
 		return res, err
@@ -261,13 +256,17 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 	res.matches = len(waits)
 	res.perMinute = float64(res.matches) / last.Sub(first).Minutes()
 	slices.Sort(waits)
-	slices.Sort(perRound)
 	res.waitP50, res.waitP95 = quantile(waits, 0.5), quantile(waits, 0.95)
-	res.roundP50, res.roundMin, res.roundMax = quantile(perRound, 0.5), perRound[0], perRound[len(perRound)-1]
-	res.replayDir = filepath.Join(dir, "replay")
-	if err := unzipBlob(ctx, bucket, replayKey, res.replayDir); err != nil {
-		return res, err
+	for i, key := range keys {
+		replay := filepath.Join(dir, fmt.Sprintf("replay-%d", i))
+		if err := unzipBlob(ctx, bucket, key, replay); err != nil {
+			return res, err
+		}
+		if err := res.rounds.add(replay); err != nil {
+			return res, fmt.Errorf("replay %s: %w", key, err)
+		}
 	}
+	res.rounds.sort()
 	return res, nil
 }
 
@@ -421,55 +420,144 @@ func unzipBlob(ctx context.Context, bucket *blob.Bucket, key, dir string) error 
 	return nil
 }
 
-type turnCost struct{ wall, cpu time.Duration }
-
-// bareTurns runs one bot turn on the host, outside any sandbox, on a round
-// folder of a played replay: what the bot itself costs.
-func bareTurns(ctx context.Context, botDir, replayDir string, n int) (turnCost, error) {
-	var round string
-	err := filepath.WalkDir(replayDir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if round == "" && d.Name() == "state.json" && filepath.Base(filepath.Dir(p)) == "A" &&
-			strings.Contains(p, "Phase 2") {
-			round = filepath.Dir(p)
-		}
-		return nil
-	})
-	if err != nil {
-		return turnCost{}, err
-	}
-	if round == "" {
-		return turnCost{}, errors.New("no round folder of player A in the replay")
-	}
-	var walls, cpus []time.Duration
-	for range n {
-		os.Remove(filepath.Join(round, "command.txt"))
-		cmd := exec.CommandContext(ctx, "python3", filepath.Join(botDir, "bot.py"), "A", round)
-		cmd.Dir = botDir
-		start := time.Now()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return turnCost{}, fmt.Errorf("bare turn in %s: %v\n%s", round, err, out)
-		}
-		walls = append(walls, time.Since(start))
-		cpus = append(cpus, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
-	}
-	slices.Sort(walls)
-	slices.Sort(cpus)
-	return turnCost{wall: quantile(walls, 0.5), cpu: quantile(cpus, 0.5)}, nil
+// roundCosts are per-round and per-turn times read from replays.
+type roundCosts struct {
+	wall, botWall, botCPU, overhead []time.Duration
 }
 
-// interpreterStart is the median wall time of starting python3 to do nothing.
-func interpreterStart(ctx context.Context, n int) (time.Duration, error) {
-	var walls []time.Duration
-	for range n {
-		start := time.Now()
-		if err := exec.CommandContext(ctx, "python3", "-c", "pass").Run(); err != nil {
-			return 0, err
+func (c *roundCosts) sort() {
+	for _, d := range [][]time.Duration{c.wall, c.botWall, c.botCPU, c.overhead} {
+		slices.Sort(d)
+	}
+}
+
+// add reads one replay: the engine's end of each round (engine.log) and
+// each bot turn's start, end, wall and CPU time (log.txt).
+func (c *roundCosts) add(replay string) error {
+	entries, err := os.ReadDir(replay)
+	if err != nil {
+		return err
+	}
+	type round struct {
+		phase, n int
+		dir      string
+	}
+	var rounds []round
+	for _, e := range entries {
+		var r round
+		if _, err := fmt.Sscanf(e.Name(), "Phase %d - Round %d", &r.phase, &r.n); err == nil {
+			r.dir = filepath.Join(replay, e.Name())
+			rounds = append(rounds, r)
 		}
-		walls = append(walls, time.Since(start))
+	}
+	slices.SortFunc(rounds, func(a, b round) int { return (a.phase*10000 + a.n) - (b.phase*10000 + b.n) })
+	var prev time.Time
+	for _, r := range rounds {
+		end, ok := lastStamp(filepath.Join(r.dir, "engine.log"), "Round processing complete")
+		if !ok {
+			continue
+		}
+		if !prev.IsZero() {
+			c.wall = append(c.wall, end.Sub(prev))
+		}
+		prev = end
+		var wall, cpu time.Duration
+		for _, seat := range []string{"A", "B"} {
+			t, ok := readTurn(filepath.Join(r.dir, seat, "log.txt"))
+			if !ok {
+				continue
+			}
+			wall, cpu = wall+t.wall, cpu+t.cpu
+			c.overhead = append(c.overhead, t.end.Sub(t.start)-t.wall)
+		}
+		c.botWall, c.botCPU = append(c.botWall, wall), append(c.botCPU, cpu)
+	}
+	return nil
+}
+
+// stamp reads the time at the start of a log line:
+// "22-11-2026 10:37:02:657 - I: ...".
+func stamp(line string) (time.Time, bool) {
+	if len(line) < 23 {
+		return time.Time{}, false
+	}
+	t, err := time.Parse("02-01-2006 15:04:05.000", line[:19]+"."+line[20:23])
+	return t, err == nil
+}
+
+func lastStamp(path, marker string) (time.Time, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return time.Time{}, false
+	}
+	var t time.Time
+	var ok bool
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, marker) {
+			t, ok = stamp(l)
+		}
+	}
+	return t, ok
+}
+
+type turn struct {
+	start, end time.Time
+	wall, cpu  time.Duration
+}
+
+// readTurn reads one bot turn's log.txt.
+func readTurn(path string) (turn, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return turn{}, false
+	}
+	var t turn
+	var started, ended bool
+	for _, l := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.Contains(l, "Executing process"):
+			t.start, started = stamp(l)
+		case strings.Contains(l, "Your bots total execution time was"):
+			var wall, cpu string
+			i := strings.Index(l, "was ")
+			if _, err := fmt.Sscanf(l[i+4:], "%s (CPU %s", &wall, &cpu); err != nil {
+				return turn{}, false
+			}
+			t.wall, t.cpu = netTime(wall), netTime(strings.TrimSuffix(cpu, ")"))
+			t.end, ended = stamp(l)
+		}
+	}
+	return t, started && ended
+}
+
+// netTime parses .NET's "hh:mm:ss.fffffff".
+func netTime(s string) time.Duration {
+	var h, m, sec, ticks int64
+	fmt.Sscanf(s, "%d:%d:%d.%d", &h, &m, &sec, &ticks)
+	return time.Duration(h)*time.Hour + time.Duration(m)*time.Minute + time.Duration(sec)*time.Second + time.Duration(ticks)*100
+}
+
+// interpreterStarts samples python3 -c pass on the host until ctx ends and
+// returns the median: the interpreter's start under the same load as the
+// matches. It runs the interpreter itself, as the worker does, not a
+// version manager's shim in front of it.
+func interpreterStarts(ctx context.Context) time.Duration {
+	out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		return 0
+	}
+	python := strings.TrimSpace(string(out))
+	var walls []time.Duration
+	for ctx.Err() == nil {
+		start := time.Now()
+		if err := exec.Command(python, "-c", "pass").Run(); err == nil {
+			walls = append(walls, time.Since(start))
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
 	}
 	slices.Sort(walls)
-	return quantile(walls, 0.5), nil
+	return quantile(walls, 0.5)
 }
