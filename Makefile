@@ -1,5 +1,5 @@
 # The two commands of the README: `make run` and `make test`.
-.PHONY: run test build generate fmt vet bench bench-leaderboard e2e soak
+.PHONY: run test build generate fmt vet bench bench-leaderboard bench-worker e2e soak
 
 # templ renders web/page/*.templ into the committed *_templ.go files.
 TEMPL ?= $(shell command -v templ 2>/dev/null || echo $(shell go env GOPATH)/bin/templ)
@@ -36,3 +36,11 @@ e2e:
 # The season unattended under faults (SOAK_MINUTES, default 10).
 soak:
 	scripts/soak.sh
+
+# Matches of two Python starter bots through the whole pipeline, unsandboxed
+# and sandboxed: throughput, queue wait and the cost of a round.
+# Flags through BENCH_FLAGS, e.g. BENCH_FLAGS=-n=40.
+bench-worker:
+	go build -o bin/ ./cmd/worker
+	go build -o bin/benchworker ./scripts/benchworker
+	bin/benchworker $(BENCH_FLAGS)

@@ -33,10 +33,25 @@ need mcs mono-devel
 need xbuild mono-xbuild
 if [ "${1:-}" = "--test" ]; then
   need chromium chromium
+  # deploy/compose_test.go validates docker-compose.yml.
+  if ! docker compose version >/dev/null 2>&1; then
+    need docker-compose docker-compose
+  fi
 fi
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then
   want+=(postgresql)
 fi
+
+# --- S3 server for the tests ---------------------------------------------
+# The blob-store tests run against a real S3-compatible server on loopback:
+# versitygw, built from the Go module proxy into $(go env GOPATH)/bin, where
+# the tests look for it (internal/testblob). It needs neither root nor apt.
+if [ "${1:-}" = "--test" ] && ! command -v versitygw >/dev/null 2>&1 &&
+  [ ! -x "$(go env GOPATH)/bin/versitygw" ]; then
+  echo "setup: building versitygw (S3 server for the tests; several minutes)" >&2
+  GOFLAGS= go install github.com/versity/versitygw/cmd/versitygw@v1.8.0
+fi
+# --------------------------------------------------------------------------
 
 if [ ${#want[@]} -eq 0 ]; then
   exit 0

@@ -83,6 +83,10 @@ type Options struct {
 	// Tournament hides everything that could leak between the players during
 	// the match and writes the remaining files at its end.
 	Tournament bool
+	// ConfinedTurns says each bot's turn sees only its own files (a sandbox
+	// per seat, showing it its own round folder), so the bots of a round
+	// may run at once without reading each other's.
+	ConfinedTurns bool
 	// Debug halts on bot stderr output (local command only): when a bot
 	// writes more than white space to stderr, the rule set shows it where
 	// the user is watching (Pretty, else EngineLog, else DebugLog) and calls

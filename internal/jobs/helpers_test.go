@@ -152,7 +152,12 @@ func (e *env) createMatch(t *testing.T, seed int64, botIDs ...int64) int64 {
 // size (0: the game's default) between bots' current versions and queues it.
 func (e *env) createGameMatch(t *testing.T, game string, mapSize int, seed int64, botIDs ...int64) int64 {
 	t.Helper()
-	p := store.MatchCreateParams{Game: game, MapSize: mapSize, Seed: seed, Kind: "ladder", Ranked: true}
+	return e.queueMatch(t, store.MatchCreateParams{Game: game, MapSize: mapSize, Seed: seed, Kind: "ladder", Ranked: true}, botIDs)
+}
+
+// queueMatch records p between bots' current versions and queues it.
+func (e *env) queueMatch(t *testing.T, p store.MatchCreateParams, botIDs []int64) int64 {
+	t.Helper()
 	for _, id := range botIDs {
 		b, err := e.st.BotGetByID(e.ctx, id)
 		if err != nil || b.CurrentVersionID == nil {

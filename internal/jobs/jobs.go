@@ -24,6 +24,19 @@ const (
 	QueueMatch = "match"
 )
 
+// matchPriority orders the match queue (River runs 1 before 2): a challenge
+// that a person waits for, then a battle's games, then the matchmaker's.
+func matchPriority(kind string) int {
+	switch kind {
+	case "challenge":
+		return 1
+	case "battle":
+		return 2
+	default:
+		return 3
+	}
+}
+
 // BuildArgs asks for one bot version to be built.
 type BuildArgs struct {
 	VersionID int64 `json:"version_id"`
@@ -88,9 +101,15 @@ func (c *Client) EnqueueBuildTx(ctx context.Context, tx pgx.Tx, versionID int64)
 }
 
 // EnqueueMatchTx queues a match inside tx, so the job exists exactly when
-// the match does.
+// the match does, with its kind's priority: a burst of ladder matches
+// must not hold back a challenge.
 func (c *Client) EnqueueMatchTx(ctx context.Context, tx pgx.Tx, matchID int64) error {
-	if _, err := c.river.InsertTx(ctx, tx, MatchArgs{MatchID: matchID}, nil); err != nil {
+	var kind string
+	if err := tx.QueryRow(ctx, `SELECT kind FROM matches WHERE id = $1`, matchID).Scan(&kind); err != nil {
+		return fmt.Errorf("jobs: enqueue match %d: %w", matchID, err)
+	}
+	opts := &river.InsertOpts{Priority: matchPriority(kind)}
+	if _, err := c.river.InsertTx(ctx, tx, MatchArgs{MatchID: matchID}, opts); err != nil {
 		return fmt.Errorf("jobs: enqueue match %d: %w", matchID, err)
 	}
 	return nil

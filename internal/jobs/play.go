@@ -49,6 +49,8 @@ func (s *seatRunners) play(ctx context.Context, rs game.RuleSet, dirs []string, 
 	m := match.Match{RuleSet: rs, Bots: bots, Options: opts, Calibrator: s.calibrator, Runtimes: s.loader.Runtimes}
 	if s.bwrap != nil {
 		m.SeatRunner = s.session
+		// Each seat's session shows a turn only its own round folder.
+		m.Options.ConfinedTurns = true
 	} else {
 		m.Options.Runner = s.host
 	}

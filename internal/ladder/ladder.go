@@ -20,7 +20,7 @@ type Candidate struct {
 	OwnerID   int64
 	Rating    float64 // Glicko-2 rating
 	RD        float64 // rating deviation
-	// GamesToday counts the bot's ladder matches in the last 24 hours.
+	// GamesToday counts the bot's ladder matches of the current UTC day.
 	GamesToday int
 	// PlacementLeft counts the placement matches its current version still owes.
 	PlacementLeft int

@@ -21,64 +21,37 @@ type LadderCandidate struct {
 	Busy         bool
 }
 
-// ladderVersionGamesCap bounds the count of a version's ladder games: only
-// the first few matter (placement), and counting all of them for every bot
-// would read the whole match history on each ladder tick.
+// ladderVersionGamesCap bounds a version's ladder games as reported: only
+// the first few matter (placement).
 const ladderVersionGamesCap = 10
 
 // LadderCandidates lists the bots of a game that can play now: enabled,
 // with a built current version. Unrated bots carry the Glicko-2 defaults.
-// VersionGames counts at most ladderVersionGamesCap games. The day's games
-// and the busy bots come from the day's and the pending matches only, so
-// the query stays fast with millions of matches.
+// GamesToday counts the bot's ladder matches created on the current UTC
+// day; VersionGames counts at most ladderVersionGamesCap games. Both come
+// from counters that triggers keep (migration 0100) and the busy bots from
+// the pending matches, so the cost follows the number of bots, not the
+// number of matches ever played.
 func (s *Store) LadderCandidates(ctx context.Context, game string) ([]LadderCandidate, error) {
-	var out []LadderCandidate
-	err := s.InTx(ctx, func(tx pgx.Tx, st *Store) error {
-		// The planner's cost estimate triggers JIT compilation, which costs
-		// more than the query itself (measured: 1.05 s with, 0.74 s without,
-		// at 10,000 bots and 1,000,000 matches).
-		if _, err := tx.Exec(ctx, `SET LOCAL jit = off`); err != nil {
-			return err
-		}
-		var err error
-		out, err = st.ladderCandidates(ctx, game)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("store: ladder candidates for %s: %w", game, err)
-	}
-	return out, nil
-}
-
-func (s *Store) ladderCandidates(ctx context.Context, game string) ([]LadderCandidate, error) {
 	rows, err := s.db.Query(ctx, `
-		WITH today AS (
-			SELECT p.bot_id, count(*) AS n
-			FROM matches m
-			-- From the day's matches to their seats, never the whole history.
-			JOIN LATERAL (SELECT bot_id FROM match_players WHERE match_id = m.id LIMIT 64) p ON true
-			WHERE m.kind IN ('ladder', 'placement') AND m.created_at > now() - interval '24 hours'
-			GROUP BY p.bot_id),
-		busy AS (
+		WITH busy AS (
 			SELECT DISTINCT p.bot_id
 			FROM matches m JOIN match_players p ON p.match_id = m.id
 			WHERE m.status IN ('queued', 'running') AND m.kind IN ('ladder', 'placement'))
 		SELECT b.id, b.owner_id, b.current_version_id, b.house,
-		       coalesce(r.rating, 1500), coalesce(r.deviation, 350), coalesce(t.n, 0),
-		       (SELECT count(*) FROM (
-		           SELECT 1 FROM match_players p JOIN matches m ON m.id = p.match_id
-		           WHERE p.bot_version_id = b.current_version_id AND m.kind IN ('ladder', 'placement')
-		             AND m.status <> 'canceled'
-		           LIMIT $2) v),
+		       coalesce(r.rating, 1500), coalesce(r.deviation, 350),
+		       CASE WHEN d.day = (now() AT TIME ZONE 'UTC')::date THEN d.games ELSE 0 END,
+		       least(coalesce(v.games, 0), $2),
 		       bz.bot_id IS NOT NULL
 		FROM bots b
 		LEFT JOIN ratings r ON r.bot_id = b.id AND r.ladder = b.game
-		LEFT JOIN today t ON t.bot_id = b.id
+		LEFT JOIN ladder_day_games d ON d.bot_id = b.id
+		LEFT JOIN ladder_version_games v ON v.bot_version_id = b.current_version_id
 		LEFT JOIN busy bz ON bz.bot_id = b.id
 		WHERE b.game = $1 AND NOT b.disabled AND b.current_version_id IS NOT NULL
 		ORDER BY b.id`, game, ladderVersionGamesCap)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("store: ladder candidates for %s: %w", game, err)
 	}
 	defer rows.Close()
 	var out []LadderCandidate
@@ -86,11 +59,14 @@ func (s *Store) ladderCandidates(ctx context.Context, game string) ([]LadderCand
 		var c LadderCandidate
 		if err := rows.Scan(&c.BotID, &c.OwnerID, &c.VersionID, &c.House, &c.Rating, &c.Deviation,
 			&c.GamesToday, &c.VersionGames, &c.Busy); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("store: ladder candidates for %s: %w", game, err)
 		}
 		out = append(out, c)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: ladder candidates for %s: %w", game, err)
+	}
+	return out, nil
 }
 
 // LadderPending counts a game's ladder and placement matches that are

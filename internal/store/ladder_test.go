@@ -24,6 +24,19 @@ func TestLadderCandidates(t *testing.T) {
 	if err := b.st.MatchCancel(b.ctx, done.ID); err != nil {
 		t.Fatal(err)
 	}
+	// Yesterday's finished match counts for the version, not for today.
+	var old int64
+	if err := b.st.DB().QueryRow(b.ctx, `
+		INSERT INTO matches (game, seed, kind, ranked, status, created_at, finished_at)
+		VALUES ($1, 2, 'ladder', true, 'finished', now() - interval '1 day', now() - interval '1 day') RETURNING id`,
+		game).Scan(&old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.st.DB().Exec(b.ctx, `
+		INSERT INTO match_players (match_id, seat, bot_id, bot_version_id) VALUES ($1, 0, $2, $3), ($1, 1, $4, $5)`,
+		old, idle.ID, *idle.CurrentVersionID, c.ID, *c.CurrentVersionID); err != nil {
+		t.Fatal(err)
+	}
 	for range 2 { // two more, still queued
 		if _, err := b.st.MatchCreate(b.ctx, p); err != nil {
 			t.Fatal(err)
@@ -43,8 +56,11 @@ func TestLadderCandidates(t *testing.T) {
 	if g := byBot[a.ID]; !g.Busy || g.GamesToday != 3 || g.VersionGames != 2 || g.Rating != 1500 {
 		t.Errorf("bot in matches: %+v (canceled matches count today but not for the version)", g)
 	}
-	if g := byBot[idle.ID]; g.Busy || g.GamesToday != 0 || g.VersionGames != 0 {
-		t.Errorf("idle bot: %+v", g)
+	if g := byBot[c.ID]; !g.Busy || g.GamesToday != 3 || g.VersionGames != 3 {
+		t.Errorf("bot in matches today and yesterday: %+v", g)
+	}
+	if g := byBot[idle.ID]; g.Busy || g.GamesToday != 0 || g.VersionGames != 1 {
+		t.Errorf("bot that played yesterday only: %+v", g)
 	}
 	if n, err := b.st.LadderPending(b.ctx, game); err != nil || n != 2 {
 		t.Errorf("pending ladder matches: %d, %v; want the 2 queued", n, err)

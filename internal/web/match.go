@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/web/page"
 )
@@ -89,6 +90,9 @@ func (h *Handler) replayDownload(w http.ResponseWriter, r *http.Request) {
 	}
 	rd, err := h.blobs.NewReader(r.Context(), m.ReplayKey, nil)
 	if err != nil {
+		if blob.IsNotFound(err) {
+			err = refuse(http.StatusNotFound, "The replay file is missing from storage.")
+		}
 		h.fail(w, r, fmt.Errorf("open replay of match %d: %w", id, err))
 		return
 	}

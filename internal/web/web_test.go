@@ -55,16 +55,29 @@ func (q *recordingQueue) EnqueueMatchTx(ctx context.Context, tx pgx.Tx, matchID 
 
 func setup(t *testing.T, inspect web.Inspector) *testBundle {
 	t.Helper()
-	return setupWith(t, inspect, nil)
+	return setupFull(t, inspect, "mem://", nil)
 }
 
 // setupWith is setup with the handler's configuration changed by tune.
 func setupWith(t *testing.T, inspect web.Inspector, tune func(*web.Config)) *testBundle {
 	t.Helper()
+	return setupFull(t, inspect, "mem://", tune)
+}
+
+// setupBucket is setup with the blob store at bucketURL.
+func setupBucket(t *testing.T, inspect web.Inspector, bucketURL string) *testBundle {
+	t.Helper()
+	return setupFull(t, inspect, bucketURL, nil)
+}
+
+// setupFull is setup with the blob store at bucketURL and the handler's
+// configuration changed by tune (when not nil).
+func setupFull(t *testing.T, inspect web.Inspector, bucketURL string, tune func(*web.Config)) *testBundle {
+	t.Helper()
 	t.Parallel()
 	ctx := context.Background()
 	st := store.New(testdb.NewPool(t))
-	blobs, err := blob.Open(ctx, "mem://")
+	blobs, err := blob.Open(ctx, bucketURL)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,10 +56,22 @@ func BenchmarkTurnOverhead(b *testing.B) {
 	round := folder(&m.state)
 	rawDir := b.TempDir()
 	raw := sandbox.Cmd{Args: []string{bin, "A", rawDir}, Dir: dir, Limits: sandbox.Limits{WallTime: wallKill, OutputBytes: maxOutput}}
+	// One player's turn as the round loop plays it.
+	runTurn := func() (Command, error) {
+		rel := filepath.Join(round, m.seats[0].key)
+		if err := m.writePlayerFiles(rel, 0); err != nil {
+			return Command{}, err
+		}
+		var t turnResult
+		if err := m.runTurn(ctx, 0, round, &t); err != nil {
+			return Command{}, err
+		}
+		return m.finishTurn(m.seats[0], 0, round, t)
+	}
 	var diffs, turns, bares []time.Duration
 	for b.Loop() {
 		t0 := time.Now()
-		cmd, err := m.runTurn(ctx, m.seats[0], 0, round)
+		cmd, err := runTurn()
 		t1 := time.Now()
 		if err != nil || cmd.Code != FireShot {
 			b.Fatalf("turn: %v %+v", err, cmd)

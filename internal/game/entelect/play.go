@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/broadside/broadside/internal/game"
@@ -170,21 +171,61 @@ func (m *match) play(ctx context.Context) error {
 			return err
 		}
 		round := folder(s)
+		// Each player's folder is written right after its own start-of-turn
+		// checks, as the original does, so neither sees a kill of the other
+		// decided later in the round. Confined bots then run together: each
+		// sees only its own folder, so their commands are those of running
+		// them one after the other, and the round costs the slower bot, not
+		// both. Unconfined bots run one after the other, each turn ended
+		// before the other's folder is written, as in the original.
 		var cmds [2]Command
 		var has [2]bool
-		for p, st := range m.seats {
-			if has[p] = s.StartTurn(p); !has[p] {
+		var turns [2]turnResult
+		// record ends player p's turn: its kill, or its command and logs.
+		record := func(p int) error {
+			st := m.seats[p]
+			if !has[p] {
 				m.engine('W', "Player %s is killed: %s", m.names[p], s.Players[p].KillReason)
 				fmt.Fprintf(&st.log, "%s: %s\n", round, s.Players[p].KillReason)
 				ran[p] = false
-				continue
+				return nil
 			}
-			cmd, err := m.runTurn(ctx, st, p, round)
+			cmd, err := m.finishTurn(st, p, round, turns[p])
 			if err != nil {
 				return err
 			}
 			cmds[p], ran[p] = cmd, true
 			m.engine('I', "Added Command %s for Player %s", engineNames[cmd.Code], m.names[p])
+			return nil
+		}
+		together := m.together()
+		for p := range m.seats {
+			if has[p] = s.StartTurn(p); has[p] {
+				if err := m.writePlayerFiles(filepath.Join(round, m.seats[p].key), p); err != nil {
+					return err
+				}
+			}
+			if together {
+				continue
+			}
+			if has[p] {
+				if err := m.runTurn(ctx, p, round, &turns[p]); err != nil {
+					return err
+				}
+			}
+			if err := record(p); err != nil {
+				return err
+			}
+		}
+		if together {
+			if err := m.runTogether(ctx, has, round, &turns); err != nil {
+				return err
+			}
+			for p := range m.seats {
+				if err := record(p); err != nil {
+					return err
+				}
+			}
 		}
 		m.engine('D', "Beginning round processing")
 		m.engine('D', "Processing Player Commands")
@@ -238,25 +279,60 @@ func (m *match) play(ctx context.Context) error {
 	return nil
 }
 
-// runTurn prepares player p's round folder, runs the bot and records its
-// log.txt.
-func (m *match) runTurn(ctx context.Context, st *seat, p int, round string) (Command, error) {
+// turnResult is one bot's turn: its command and its log.txt so far.
+type turnResult struct {
+	cmd Command
+	log turnLog
+}
+
+// together reports whether the bots of a round may run at once: each is
+// confined to its own folder, and no console player or --debug pause needs
+// one turn at a time.
+func (m *match) together() bool {
+	if !m.opts.ConfinedTurns || m.opts.Debug {
+		return false
+	}
+	for _, st := range m.seats {
+		if st.console != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// runTurn runs player p's bot for the round into t.
+func (m *match) runTurn(ctx context.Context, p int, round string, t *turnResult) error {
+	st := m.seats[p]
+	var err error
+	t.cmd, err = m.turn(ctx, st, m.replay.path(filepath.Join(round, st.key)), &t.log)
+	return err
+}
+
+// runTogether runs the bots of the players in has at once.
+func (m *match) runTogether(ctx context.Context, has [2]bool, round string, out *[2]turnResult) error {
+	var errs [2]error
+	var wg sync.WaitGroup
+	for p := range m.seats {
+		if has[p] {
+			wg.Go(func() { errs[p] = m.runTurn(ctx, p, round, &out[p]) })
+		}
+	}
+	wg.Wait()
+	return errors.Join(errs[:]...)
+}
+
+// finishTurn records player p's turn: warnings, the files the bot left,
+// its log.txt and the bot's match log.
+func (m *match) finishTurn(st *seat, p int, round string, t turnResult) (Command, error) {
 	rel := filepath.Join(round, st.key)
-	if err := m.writePlayerFiles(rel, p); err != nil {
-		return Command{}, err
-	}
-	var l turnLog
-	cmd, err := m.turn(ctx, st, m.replay.path(rel), &l)
-	if err != nil {
-		return Command{}, err
-	}
+	cmd, l := t.cmd, &t.log
 	if n := m.state.Players[p].DoNothings; cmd.Code == DoNothing && n+1 >= 10 {
 		l.add('W', "Bot has done nothing %d rounds in a row; at %d it is killed", n+1, maxDoNothings)
 	}
 	for _, n := range m.replay.takeFolder(rel) {
 		l.add('W', "%s", n)
 	}
-	st.roundLog = l
+	st.roundLog = *l
 	if err := m.replay.write(filepath.Join(rel, "log.txt"), l.buf.Bytes()); err != nil {
 		return Command{}, err
 	}

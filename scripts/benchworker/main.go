@@ -1,0 +1,563 @@
+// Command benchworker plays matches of two Python starter bots through the
+// whole pipeline (queue, build, sandboxed match, replay in storage, rating)
+// with the real worker binary, once per sandbox mode, and prints the
+// throughput, the queue wait and the cost of a round beside what the bots
+// themselves cost. Run it through `make bench-worker`.
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/broadside/broadside/internal/blob"
+	"github.com/broadside/broadside/internal/botzip"
+	"github.com/broadside/broadside/internal/jobs"
+	"github.com/broadside/broadside/internal/store"
+)
+
+func main() {
+	admin := flag.String("admin", envOr("BENCH_ADMIN_URL", envOr("TEST_DATABASE_URL",
+		"postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable")), "PostgreSQL maintenance database")
+	worker := flag.String("worker", "bin/worker", "worker binary")
+	n := flag.Int("n", 20, "matches per sandbox mode")
+	modes := flag.String("modes", "off,required", "SANDBOX values to run, in order")
+	concurrency := flag.Int("concurrency", 1, "WORKER_CONCURRENCY")
+	botDir := flag.String("bot", "bots/entelect-python3", "the starter bot both seats play")
+	flag.Parse()
+	if err := run(context.Background(), *admin, *worker, *botDir, strings.Split(*modes, ","), *n, *concurrency); err != nil {
+		fmt.Fprintln(os.Stderr, "bench-worker:", err)
+		os.Exit(1)
+	}
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}
+
+// modeResult is one sandbox mode's run.
+type modeResult struct {
+	mode             string
+	matches          int
+	perMinute        float64
+	waitP50, waitP95 time.Duration
+	rounds           roundCosts
+	interp           time.Duration // python3 -c pass while the matches played
+}
+
+func run(ctx context.Context, admin, worker, botDir string, modes []string, n, concurrency int) error {
+	workerBin, err := filepath.Abs(worker)
+	if err != nil {
+		return err
+	}
+	botDir, err = filepath.Abs(botDir)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "bench-worker-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	var results []modeResult
+	for i, mode := range modes {
+		r, err := runMode(ctx, admin, workerBin, botDir, filepath.Join(tmp, fmt.Sprint(i)), mode, n, concurrency)
+		if err != nil {
+			return fmt.Errorf("SANDBOX=%s: %w", mode, err)
+		}
+		results = append(results, r)
+	}
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Printf("\nbench-worker: %d matches per mode of two %s bots (entelect, 10x10), WORKER_CONCURRENCY=%d, load average at the end %s\n\n",
+		n, filepath.Base(botDir), concurrency, strings.Join(strings.Fields(string(load))[:3], " "))
+	fmt.Println("| SANDBOX | matches/min | queue wait p50 | p95 | rounds | round wall p50 (p10–p90) | bots' wall per round (A+B) | bots' CPU per round | platform per turn p50 (p90) | python3 -c pass p50 | round / python3 start |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, r := range results {
+		c := r.rounds
+		fmt.Printf("| %s | %.2f | %s | %s | %d | %s (%s–%s) | %s | %s | %s (%s) | %s | %.2f× |\n",
+			r.mode, r.perMinute, r.waitP50.Round(time.Second), r.waitP95.Round(time.Second), len(c.wall),
+			ms(quantile(c.wall, 0.5)), ms(quantile(c.wall, 0.1)), ms(quantile(c.wall, 0.9)),
+			ms(quantile(c.botWall, 0.5)), ms(quantile(c.botCPU, 0.5)),
+			ms(quantile(c.overhead, 0.5)), ms(quantile(c.overhead, 0.9)), ms(r.interp),
+			float64(quantile(c.wall, 0.5))/float64(r.interp))
+	}
+	fmt.Println("\nround wall: between the engine's ends of two rounds (engine.log); bots' wall and CPU: as the runner measured")
+	fmt.Println("each bot process (log.txt); platform per turn: the engine's time for a turn (log.txt timestamps) less the bot's wall;")
+	fmt.Println("python3 -c pass: sampled on the host while the matches played.")
+	return nil
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n, concurrency int) (modeResult, error) {
+	res := modeResult{mode: mode}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return res, err
+	}
+	dbURL, drop, err := freshDatabase(ctx, admin, fmt.Sprintf("broadside_bench_worker_%d", os.Getpid()))
+	if err != nil {
+		return res, err
+	}
+	defer drop()
+	if err := store.Migrate(ctx, dbURL); err != nil {
+		return res, err
+	}
+	pool, err := pgxpool.New(ctx, dbURL)
+	if err != nil {
+		return res, err
+	}
+	defer pool.Close()
+	blobURL := "file://" + filepath.Join(dir, "blobs")
+	bucket, err := blob.Open(ctx, blobURL)
+	if err != nil {
+		return res, err
+	}
+	defer bucket.Close()
+	client, err := jobs.NewClient(pool)
+	if err != nil {
+		return res, err
+	}
+	var owner int64
+	if err := pool.QueryRow(ctx, `INSERT INTO users (username, password_hash) VALUES ('bench', '!') RETURNING id`).Scan(&owner); err != nil {
+		return res, err
+	}
+	data, err := zipDir(botDir)
+	if err != nil {
+		return res, err
+	}
+	var versions []int64
+	for _, name := range []string{"PyA", "PyB"} {
+		v, err := upload(ctx, pool, bucket, client, owner, name, data)
+		if err != nil {
+			return res, err
+		}
+		versions = append(versions, v)
+	}
+
+	cmd := exec.Command(workerBin)
+	logFile, err := os.Create(filepath.Join(dir, "worker.log"))
+	if err != nil {
+		return res, err
+	}
+	defer logFile.Close()
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "BLOB_URL="+blobURL, "SANDBOX="+mode,
+		"WORK_DIR="+filepath.Join(dir, "work"), "LOG_LEVEL=info", fmt.Sprintf("WORKER_CONCURRENCY=%d", concurrency),
+		"WORKER_BUILD_CONCURRENCY=1")
+	if err := os.MkdirAll(filepath.Join(dir, "work"), 0o755); err != nil {
+		return res, err
+	}
+	if err := cmd.Start(); err != nil {
+		return res, err
+	}
+	defer func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	}()
+	st := store.New(pool)
+	for _, v := range versions {
+		if err := waitFor(ctx, 10*time.Minute, func() (bool, error) {
+			bv, err := st.BotVersionGetByID(ctx, v)
+			if err != nil {
+				return false, err
+			}
+			if bv.BuildStatus == store.BuildFailed {
+				return false, fmt.Errorf("build failed: %s", bv.BuildLog)
+			}
+			return bv.BuildStatus == store.BuildOK, nil
+		}); err != nil {
+			return res, fmt.Errorf("build (see %s): %w", logFile.Name(), err)
+		}
+	}
+	var bots []int64
+	for _, v := range versions {
+		bv, err := st.BotVersionGetByID(ctx, v)
+		if err != nil {
+			return res, err
+		}
+		bots = append(bots, bv.BotID)
+	}
+	for i := range n {
+		err := st.InTx(ctx, func(tx pgx.Tx, st *store.Store) error {
+			m, err := st.MatchCreate(ctx, store.MatchCreateParams{Game: "entelect", MapSize: 1, Seed: int64(1000 + i),
+				Kind: "ladder", Ranked: true, Players: []store.MatchPlayerParams{
+					{BotID: bots[0], BotVersionID: versions[0]}, {BotID: bots[1], BotVersionID: versions[1]}}})
+			if err != nil {
+				return err
+			}
+			return client.EnqueueMatchTx(ctx, tx, m.ID)
+		})
+		if err != nil {
+			return res, err
+		}
+	}
+	sampled := make(chan time.Duration, 1)
+	sampleCtx, stopSampling := context.WithCancel(ctx)
+	go func() { sampled <- interpreterStarts(sampleCtx) }()
+	err = waitFor(ctx, time.Duration(n)*20*time.Minute, func() (bool, error) {
+		var left, failed int
+		err := pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status IN ('queued', 'running')),
+			count(*) FILTER (WHERE status = 'failed') FROM matches`).Scan(&left, &failed)
+		if failed > 0 {
+			return false, fmt.Errorf("%d matches failed (see %s)", failed, logFile.Name())
+		}
+		return left == 0, err
+	})
+	stopSampling()
+	res.interp = <-sampled
+	if err != nil {
+		return res, err
+	}
+	rows, err := pool.Query(ctx, `SELECT created_at, started_at, finished_at, replay_key FROM matches ORDER BY id`)
+	if err != nil {
+		return res, err
+	}
+	var waits []time.Duration
+	var first, last time.Time
+	var keys []string
+	for rows.Next() {
+		var created, started, finished time.Time
+		var key string
+		if err := rows.Scan(&created, &started, &finished, &key); err != nil {
+			return res, err
+		}
+		keys = append(keys, key)
+		if first.IsZero() || created.Before(first) {
+			first = created
+		}
+		if finished.After(last) {
+			last = finished
+		}
+		waits = append(waits, started.Sub(created))
+	}
+	if err := rows.Err(); err != nil {
+		return res, err
+	}
+	res.matches = len(waits)
+	res.perMinute = float64(res.matches) / last.Sub(first).Minutes()
+	slices.Sort(waits)
+	res.waitP50, res.waitP95 = quantile(waits, 0.5), quantile(waits, 0.95)
+	for i, key := range keys {
+		replay := filepath.Join(dir, fmt.Sprintf("replay-%d", i))
+		if err := unzipBlob(ctx, bucket, key, replay); err != nil {
+			return res, err
+		}
+		if err := res.rounds.add(replay); err != nil {
+			return res, fmt.Errorf("replay %s: %w", key, err)
+		}
+	}
+	res.rounds.sort()
+	return res, nil
+}
+
+func quantile(sorted []time.Duration, q float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return sorted[min(len(sorted)-1, int(q*float64(len(sorted))))]
+}
+
+func waitFor(ctx context.Context, within time.Duration, done func() (bool, error)) error {
+	deadline := time.Now().Add(within)
+	for {
+		ok, err := done()
+		if err != nil || ok {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("not done after %s", within)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// freshDatabase creates an empty database and returns its URL and a func
+// that drops it.
+func freshDatabase(ctx context.Context, admin, name string) (string, func(), error) {
+	conn, err := pgx.Connect(ctx, admin)
+	if err != nil {
+		return "", nil, fmt.Errorf("connect to %s: %w", admin, err)
+	}
+	defer conn.Close(ctx)
+	ident := pgx.Identifier{name}.Sanitize()
+	if _, err := conn.Exec(ctx, `DROP DATABASE IF EXISTS `+ident+` WITH (FORCE)`); err != nil {
+		return "", nil, err
+	}
+	if _, err := conn.Exec(ctx, `CREATE DATABASE `+ident); err != nil {
+		return "", nil, err
+	}
+	cfg, err := pgx.ParseConfig(admin)
+	if err != nil {
+		return "", nil, err
+	}
+	url := strings.Replace(admin, "/"+cfg.Database+"?", "/"+name+"?", 1)
+	if !strings.Contains(url, "/"+name) {
+		return "", nil, fmt.Errorf("cannot place database %s in %s", name, admin)
+	}
+	drop := func() {
+		c, err := pgx.Connect(context.Background(), admin)
+		if err != nil {
+			return
+		}
+		defer c.Close(context.Background())
+		c.Exec(context.Background(), `DROP DATABASE IF EXISTS `+ident+` WITH (FORCE)`)
+	}
+	return url, drop, nil
+}
+
+// upload does what the portal does with an upload.
+func upload(ctx context.Context, pool *pgxpool.Pool, bucket *blob.Bucket, client *jobs.Client, owner int64, name string, data []byte) (int64, error) {
+	m, err := botzip.Inspect(bytes.NewReader(data), int64(len(data)), botzip.DefaultLimits())
+	if err != nil {
+		return 0, err
+	}
+	sum := sha256.Sum256(data)
+	manifest, _ := json.Marshal(m)
+	var versionID int64
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		res, err := store.NewTx(tx).UploadRecord(ctx, store.UploadParams{
+			OwnerID: owner, Name: name, Game: m.Game, Language: m.BotType.String(), BotType: m.BotType.String(),
+			Manifest: manifest, SourceSHA256: hex.EncodeToString(sum[:]), SourceSize: int64(len(data)),
+			SourceKey: blob.SourceKey,
+		})
+		if err != nil {
+			return err
+		}
+		versionID = res.VersionID
+		if err := blob.Put(ctx, bucket, res.SourceKey, bytes.NewReader(data), "application/zip"); err != nil {
+			return err
+		}
+		return client.EnqueueBuildTx(ctx, tx, res.VersionID)
+	})
+	return versionID, err
+}
+
+func zipDir(dir string) ([]byte, error) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		w, err := zw.Create(filepath.ToSlash(rel))
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func unzipBlob(ctx context.Context, bucket *blob.Bucket, key, dir string) error {
+	data, err := bucket.ReadAll(ctx, key)
+	if err != nil {
+		return err
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return err
+	}
+	for _, f := range zr.File {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if !strings.HasPrefix(p, dir+string(filepath.Separator)) {
+			return fmt.Errorf("replay entry %q leaves its folder", f.Name)
+		}
+		if strings.HasSuffix(f.Name, "/") {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		r, err := f.Open()
+		if err != nil {
+			return err
+		}
+		body, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, body, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// roundCosts are per-round and per-turn times read from replays.
+type roundCosts struct {
+	wall, botWall, botCPU, overhead []time.Duration
+}
+
+func (c *roundCosts) sort() {
+	for _, d := range [][]time.Duration{c.wall, c.botWall, c.botCPU, c.overhead} {
+		slices.Sort(d)
+	}
+}
+
+// add reads one replay: the engine's end of each round (engine.log) and
+// each bot turn's start, end, wall and CPU time (log.txt).
+func (c *roundCosts) add(replay string) error {
+	entries, err := os.ReadDir(replay)
+	if err != nil {
+		return err
+	}
+	type round struct {
+		phase, n int
+		dir      string
+	}
+	var rounds []round
+	for _, e := range entries {
+		var r round
+		if _, err := fmt.Sscanf(e.Name(), "Phase %d - Round %d", &r.phase, &r.n); err == nil {
+			r.dir = filepath.Join(replay, e.Name())
+			rounds = append(rounds, r)
+		}
+	}
+	slices.SortFunc(rounds, func(a, b round) int { return (a.phase*10000 + a.n) - (b.phase*10000 + b.n) })
+	var prev time.Time
+	for _, r := range rounds {
+		end, ok := lastStamp(filepath.Join(r.dir, "engine.log"), "Round processing complete")
+		if !ok {
+			continue
+		}
+		if !prev.IsZero() {
+			c.wall = append(c.wall, end.Sub(prev))
+		}
+		prev = end
+		var wall, cpu time.Duration
+		for _, seat := range []string{"A", "B"} {
+			t, ok := readTurn(filepath.Join(r.dir, seat, "log.txt"))
+			if !ok {
+				continue
+			}
+			wall, cpu = wall+t.wall, cpu+t.cpu
+			c.overhead = append(c.overhead, t.end.Sub(t.start)-t.wall)
+		}
+		c.botWall, c.botCPU = append(c.botWall, wall), append(c.botCPU, cpu)
+	}
+	return nil
+}
+
+// stamp reads the time at the start of a log line:
+// "22-11-2026 10:37:02:657 - I: ...".
+func stamp(line string) (time.Time, bool) {
+	if len(line) < 23 {
+		return time.Time{}, false
+	}
+	t, err := time.Parse("02-01-2006 15:04:05.000", line[:19]+"."+line[20:23])
+	return t, err == nil
+}
+
+func lastStamp(path, marker string) (time.Time, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return time.Time{}, false
+	}
+	var t time.Time
+	var ok bool
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, marker) {
+			t, ok = stamp(l)
+		}
+	}
+	return t, ok
+}
+
+type turn struct {
+	start, end time.Time
+	wall, cpu  time.Duration
+}
+
+// readTurn reads one bot turn's log.txt.
+func readTurn(path string) (turn, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return turn{}, false
+	}
+	var t turn
+	var started, ended bool
+	for _, l := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.Contains(l, "Executing process"):
+			t.start, started = stamp(l)
+		case strings.Contains(l, "Your bots total execution time was"):
+			var wall, cpu string
+			i := strings.Index(l, "was ")
+			if _, err := fmt.Sscanf(l[i+4:], "%s (CPU %s", &wall, &cpu); err != nil {
+				return turn{}, false
+			}
+			t.wall, t.cpu = netTime(wall), netTime(strings.TrimSuffix(cpu, ")"))
+			t.end, ended = stamp(l)
+		}
+	}
+	return t, started && ended
+}
+
+// netTime parses .NET's "hh:mm:ss.fffffff".
+func netTime(s string) time.Duration {
+	var h, m, sec, ticks int64
+	fmt.Sscanf(s, "%d:%d:%d.%d", &h, &m, &sec, &ticks)
+	return time.Duration(h)*time.Hour + time.Duration(m)*time.Minute + time.Duration(sec)*time.Second + time.Duration(ticks)*100
+}
+
+// interpreterStarts samples python3 -c pass on the host until ctx ends and
+// returns the median: the interpreter's start under the same load as the
+// matches. It runs the interpreter itself, as the worker does, not a
+// version manager's shim in front of it.
+func interpreterStarts(ctx context.Context) time.Duration {
+	out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		return 0
+	}
+	python := strings.TrimSpace(string(out))
+	var walls []time.Duration
+	for ctx.Err() == nil {
+		start := time.Now()
+		if err := exec.Command(python, "-c", "pass").Run(); err == nil {
+			walls = append(walls, time.Since(start))
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+	slices.Sort(walls)
+	return quantile(walls, 0.5)
+}
