@@ -91,6 +91,8 @@ type Handler struct {
 	// comp runs clans, challenges and battles; its refusals reach users
 	// through compErr.
 	comp *competition.Service
+	// replays keeps opened replays for the viewer.
+	replays *replayCache
 }
 
 // New returns the portal's handler.
@@ -104,6 +106,7 @@ func New(st *store.Store, blobs *blob.Bucket, queue Queue, inspect Inspector, lo
 		cfg:     cfg,
 		logins:  newLimiter(cfg.LoginAttempts, cfg.LoginWindow),
 		now:     time.Now,
+		replays: newReplayCache(),
 	}
 	h.board = newLeaderboardCache(cfg.LeaderboardTTL, h.now)
 	h.comp = competition.New(st, queue, logger)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/store"
+	"github.com/broadside/broadside/web/board"
 )
 
 // Base is what the shared layout needs on every page.
@@ -148,30 +149,16 @@ func (v MatchesView) filters(game string) string {
 type MatchView struct {
 	Base
 	Match *store.MatchRow
-	// Replay is the round shown, nil when the match has no replay yet.
-	Replay *ReplayRound
+	// Viewer is the replay at the round asked for, nil when the match has
+	// no replay to show yet.
+	Viewer *Viewer
 }
 
-// ReplayRound is one step of a replay with its text boards: an Entelect
-// round folder, or a step of another game's replay.json.
-type ReplayRound struct {
-	Index  int
-	Count  int
-	Name   string
-	Boards []Board
-	// Unit names a step in the pager ("round", "shot", "turn"); empty
-	// means "round".
-	Unit string
-	// Legend explains the board's characters.
-	Legend string
-	// Events is what happened in this step, in order.
-	Events []string
-}
-
-// Board is one file of a round shown as text (a player's map.txt).
-type Board struct {
-	Title string
-	Text  string
+// Viewer is a replay viewer at one step.
+type Viewer struct {
+	Frame *board.Frame
+	Chart board.Chart
+	Nav   board.Nav
 }
 
 // AccountView is the account page with its API tokens.
