@@ -159,6 +159,7 @@ func (w *MatchWorker) play(ctx context.Context, id int64, log *slog.Logger) (*pl
 		ReplayDir:  replayDir,
 		Tournament: true,
 		Logger:     log,
+		Progress:   publishRounds(st, id, log),
 	})
 	if err != nil {
 		return nil, err

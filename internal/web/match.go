@@ -51,7 +51,7 @@ func (h *Handler) matchPage(w http.ResponseWriter, r *http.Request) {
 	}
 	v := page.MatchView{Base: b, Match: m}
 	if m.Status == "queued" || m.Status == "running" {
-		v.Refresh = 5
+		v.Refresh, v.RefreshNoScript = 5, true
 	}
 	v.Viewer = h.matchViewer(r, m, b.UserID)
 	h.render(w, r, http.StatusOK, page.Match(v))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/broadside/broadside/internal/game/entelect"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/web/board"
 	"github.com/broadside/broadside/web/page"
@@ -19,21 +20,36 @@ func viewerOptions(m *store.MatchRow, viewerID int64) board.Options {
 	o := board.Options{Names: map[string]string{}}
 	own := map[string]bool{}
 	for _, p := range m.Players {
-		o.Names[p.Key] = p.BotName
-		own[p.Key] = viewerID != 0 && p.OwnerID == viewerID
+		key := p.Key
+		if key == "" {
+			// Keys are recorded with the result; until then they follow
+			// the seats as the rule sets assign them.
+			key = strconv.Itoa(p.Seat)
+			if m.Game == "entelect" {
+				key = entelect.Key(p.Seat)
+			}
+		}
+		o.Names[key] = p.BotName
+		own[key] = viewerID != 0 && p.OwnerID == viewerID
 	}
 	o.ShowLog = func(key string) bool { return own[key] }
 	return o
 }
 
-// matchReplay opens a match's replay for the viewer; nil when it has none
-// yet.
+// matchReplay opens a match's replay for the viewer: the stored zip, or
+// the rounds published so far while it runs; nil when there is none yet.
 func (h *Handler) matchReplay(r *http.Request, m *store.MatchRow) (*board.Replay, error) {
-	if m.ReplayKey == "" {
-		return nil, nil
+	switch {
+	case m.ReplayKey != "":
+		return h.replays.open(r.Context(), h.blobs, m.ReplayKey)
+	case m.Status == "running":
+		return h.liveReplay(r.Context(), m)
 	}
-	return h.replays.open(r.Context(), h.blobs, m.ReplayKey)
+	return nil, nil
 }
+
+// isLive reports whether a match is still to be played to its end.
+func isLive(m *store.MatchRow) bool { return m.ReplayKey == "" && !ended(m.Status) }
 
 // matchViewer is the match page's viewer at the requested round, nil when
 // there is nothing to show. A replay the viewer cannot read is logged:
@@ -45,7 +61,10 @@ func (h *Handler) matchViewer(r *http.Request, m *store.MatchRow, viewerID int64
 	}
 	var f *board.Frame
 	if err == nil {
-		round, _ := strconv.Atoi(r.URL.Query().Get("round"))
+		round, err2 := strconv.Atoi(r.URL.Query().Get("round"))
+		if err2 != nil && isLive(m) {
+			round = rp.Count() - 1 // follow the match
+		}
 		f, err = rp.Frame(round, viewerOptions(m, viewerID))
 	}
 	if err != nil {
@@ -58,7 +77,7 @@ func (h *Handler) matchViewer(r *http.Request, m *store.MatchRow, viewerID int64
 
 func matchNav(m *store.MatchRow) board.Nav {
 	base := "/matches/" + strconv.FormatInt(m.ID, 10)
-	return board.Nav{Page: base, Fragments: base + "/rounds/", Events: base + "/events"}
+	return board.Nav{Page: base, Fragments: base + "/rounds/", Events: base + "/events", Live: isLive(m)}
 }
 
 // matchRound serves one round's boards as an HTML fragment, for the
@@ -101,5 +120,8 @@ func (h *Handler) matchRound(w http.ResponseWriter, r *http.Request) {
 	// A round of a finished match never changes; the owner's logs make
 	// it private to the viewer.
 	w.Header().Set("Cache-Control", "private, max-age=300")
+	if isLive(m) {
+		w.Header().Set("Cache-Control", "no-store")
+	}
 	h.render(w, r, http.StatusOK, board.Body(f))
 }

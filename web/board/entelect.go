@@ -73,6 +73,9 @@ type eCell struct {
 	Occupied, Hit, Damaged, Missed bool
 	Shielded, ShieldHit            bool
 	X, Y                           int
+	// OccupiedBy names the ship on the cell (release 1.0, whose ships
+	// list no cells).
+	OccupiedBy *struct{ ShipType string }
 }
 
 type eOwner struct {
@@ -96,7 +99,8 @@ type eShip struct {
 	ShipType  string
 	Destroyed bool
 	Placed    bool
-	Cells     []eCell
+	// Cells are null before placement.
+	Cells []*eCell
 }
 
 type eMove struct {
@@ -248,15 +252,24 @@ func entelectGrid(name string, size int, m *eMap) Grid {
 	g := Grid{Title: name + "'s map", Cols: size, Rows: size, ColLabels: numbers(size), RowLabels: numbers(size)}
 	slices.Reverse(g.RowLabels)
 	for _, s := range m.Owner.Ships {
-		if !s.Placed && len(s.Cells) == 0 {
-			continue
+		cells := s.Cells
+		if len(cells) == 0 && s.Placed {
+			for _, c := range m.Cells {
+				if c.OccupiedBy != nil && c.OccupiedBy.ShipType == s.ShipType {
+					cells = append(cells, &c)
+				}
+			}
 		}
 		sh := Ship{Name: s.ShipType, Letter: shipLetters[s.ShipType], Sunk: s.Destroyed}
-		for _, c := range s.Cells {
-			sh.Cells = append(sh.Cells, at(c))
-			sh.Hit = append(sh.Hit, c.Hit || c.Damaged)
+		for _, c := range cells {
+			if c != nil {
+				sh.Cells = append(sh.Cells, at(*c))
+				sh.Hit = append(sh.Hit, c.Hit || c.Damaged)
+			}
 		}
-		g.Ships = append(g.Ships, sh)
+		if len(sh.Cells) > 0 {
+			g.Ships = append(g.Ships, sh)
+		}
 	}
 	var shield []Cell
 	for _, c := range m.Cells {

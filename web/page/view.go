@@ -26,6 +26,9 @@ type Base struct {
 	// Refresh, when positive, reloads the page after that many seconds
 	// (while a build or a match is under way); it works without scripts.
 	Refresh int
+	// RefreshNoScript limits Refresh to browsers without scripts: the
+	// page's script follows the match itself.
+	RefreshNoScript bool
 }
 
 // ErrorView is an error page.

@@ -5,6 +5,15 @@
 (function () {
   "use strict";
   var root = document.getElementById("viewer");
+  var wait = document.getElementById("live-wait");
+  if (!root && wait && window.EventSource) {
+    // No round yet: reload at the first one, or when the match ends.
+    var first = new EventSource(wait.dataset.events);
+    var reload = function () { first.close(); location.reload(); };
+    first.addEventListener("round", reload);
+    first.addEventListener("end", reload);
+    return;
+  }
   if (!root || !window.fetch) return;
   var frame = root.querySelector("#frame");
   var controls = root.querySelector(".controls");
@@ -144,8 +153,9 @@
       var d = JSON.parse(e.data);
       var following = index >= count - 1;
       count = Math.max(count, d.count);
+      if (d.html) cache.set(d.index, Promise.resolve(d.html));
       update();
-      if (following && timer === null) show(count - 1);
+      if (following && timer === null) show(d.index);
     });
     src.addEventListener("end", function () {
       src.close();
