@@ -102,3 +102,11 @@ func (s *Store) MatchEventsListen(ctx context.Context, fn func(MatchEvent)) erro
 		}
 	}
 }
+
+// MatchRowsPlaying lists the matches being played now, of game when set,
+// oldest start first.
+func (s *Store) MatchRowsPlaying(ctx context.Context, game string, limit int) ([]MatchRow, error) {
+	return s.matchRowsQuery(ctx, `SELECT `+matchColumns+` FROM matches m
+		WHERE m.status = 'running' AND ($2 = '' OR m.game = $2)
+		ORDER BY m.started_at, m.id LIMIT $1`, limit, game)
+}

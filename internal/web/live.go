@@ -244,3 +244,16 @@ func (h *Handler) matchEvents(w http.ResponseWriter, r *http.Request) {
 // RunLive follows running matches for the pages that watch them, until
 // ctx ends. The portal runs it beside its server.
 func (h *Handler) RunLive(ctx context.Context) { h.live.run(ctx) }
+
+// playingShown is how many matches being played a page lists.
+const playingShown = 5
+
+// playing lists the matches of game (all when empty) being played now;
+// the list is an extra, so a failure only leaves it out.
+func (h *Handler) playing(ctx context.Context, game string) []store.MatchRow {
+	ms, err := h.store.MatchRowsPlaying(ctx, game, playingShown)
+	if err != nil {
+		h.logger.WarnContext(ctx, "matches playing now", "err", err)
+	}
+	return ms
+}

@@ -131,6 +131,12 @@ func TestMatchLive(t *testing.T) {
 		t.Fatalf("a running match without rounds: no live placeholder or script-less refresh\n%s", res.body)
 	}
 
+	for _, path := range []string{"/", "/leaderboard"} {
+		if res := visitor.get(path); !strings.Contains(res.body, "Playing now") || !strings.Contains(res.body, fmt.Sprintf(`href="/matches/%d"`, m.ID)) {
+			t.Errorf("%s does not list the match being played", path)
+		}
+	}
+
 	s := openStream(t, base+"/events")
 	if ct := s.res.Header.Get("Content-Type"); ct != "text/event-stream" {
 		t.Fatalf("content type %q", ct)
@@ -175,6 +181,9 @@ func TestMatchLive(t *testing.T) {
 	}
 	if rounds, _ := b.st.MatchLiveRounds(b.ctx, m.ID, 0); len(rounds) != 0 {
 		t.Errorf("%d live rounds left after the match", len(rounds))
+	}
+	if res := visitor.get("/"); strings.Contains(res.body, "Playing now") {
+		t.Errorf("the front page lists a finished match as playing")
 	}
 	after := openStream(t, base+"/events")
 	if name, data := after.next(t); after.res.Header.Get("Content-Type") != "text/event-stream" || name != "end" || data != `{"status":"finished"}` {

@@ -52,6 +52,8 @@ type HomeView struct {
 	Base
 	Top     []store.LeaderboardRow
 	Matches []store.MatchRow
+	// Playing are the matches being played now.
+	Playing []store.MatchRow
 }
 
 // LeaderboardView is one page of a game's leaderboard.
@@ -63,6 +65,8 @@ type LeaderboardView struct {
 	Pager Pager
 	// Queue is the ladder's queue depth; nil when it could not be read.
 	Queue *competition.LadderQueue
+	// Playing are the game's matches being played now.
+	Playing []store.MatchRow
 }
 
 // Pager links the pages of a long list.

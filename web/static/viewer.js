@@ -132,6 +132,7 @@
   document.addEventListener("keydown", function (e) {
     var t = e.target.tagName;
     if (t === "INPUT" || t === "SELECT" || t === "TEXTAREA" || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (t === "BUTTON" && (e.key === " " || e.key === "Enter")) return; // the button's own click
     switch (e.key) {
       case "ArrowLeft": step(-1); break;
       case "ArrowRight": step(1); break;
