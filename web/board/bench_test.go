@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"testing"
 	"syscall"
+	"testing"
 	"testing/fstest"
 	"time"
 )
