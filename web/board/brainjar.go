@@ -88,6 +88,11 @@ func (g *brainjarGame) frame(i int, o Options) (*Frame, error) {
 			{"Shots", strconv.Itoa(shots[p])}, {"Hits", strconv.Itoa(hits[p])},
 		}})
 	}
+	if i > 0 {
+		f.Files = []File{jsonFile(fmt.Sprintf("replay.json: shots[%d]", i-1), r.Shots[i-1])}
+	} else {
+		f.Files = []File{jsonFile("replay.json: players", r.Players)}
+	}
 	if i == g.count()-1 {
 		f.Events = append(f.Events, winnerLine(r.Winner, func(key string) string {
 			for p, pl := range r.Players {

@@ -106,6 +106,11 @@ func (g *deepshipGame) frame(i int, o Options) (*Frame, error) {
 		return key
 	}
 	if st.event >= 0 {
+		f.Files = []File{jsonFile(fmt.Sprintf("replay.json: games[%d].events[%d]", st.game, st.event), gm.Events[st.event])}
+	} else {
+		f.Files = []File{jsonFile(fmt.Sprintf("replay.json: games[%d].ships", st.game), gm.Ships)}
+	}
+	if st.event >= 0 {
 		ev := gm.Events[st.event]
 		if ev.Player >= 0 && ev.Player < 2 {
 			f.Events = append(f.Events, deepshipEvent(names[ev.Player], ev))

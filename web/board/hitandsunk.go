@@ -98,11 +98,13 @@ func (g *hitandsunkGame) frame(i int, o Options) (*Frame, error) {
 			}
 		}
 	}
+	var turns []hitandsunk.ReplayTurn
 	var moved, scanned []Cell
 	for _, t := range r.Turns {
 		if i == 0 || t.Round != round {
 			continue
 		}
+		turns = append(turns, t)
 		f.Events = append(f.Events, hitandsunkTurn(names[t.Ship], t))
 		for _, e := range t.Events {
 			switch e.Kind {
@@ -129,6 +131,12 @@ func (g *hitandsunkGame) frame(i int, o Options) (*Frame, error) {
 		gr.Areas = append(gr.Areas, Area{Kind: AreaWeapon, Cells: dedupe(moved)})
 	}
 	f.Grids = []Grid{gr}
+	if i > 0 {
+		f.Files = []File{jsonFile(fmt.Sprintf("replay.json: turns of round %d", round), turns),
+			jsonFile(fmt.Sprintf("replay.json: roundEnds[%d]", i-1), r.Ends[i-1])}
+	} else {
+		f.Files = []File{jsonFile("replay.json: start", r.Start)}
+	}
 	return f, nil
 }
 

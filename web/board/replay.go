@@ -163,6 +163,15 @@ func readCapped(fsys fs.FS, name string, max int64) ([]byte, error) {
 	return data, nil
 }
 
+// jsonFile is part of a replay.json shown as a raw file of its step.
+func jsonFile(name string, v any) File {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return File{Name: name, Text: err.Error()}
+	}
+	return File{Name: name, Text: shownText(data)}
+}
+
 // shownText is a file as the page shows it: capped, with LF line ends.
 func shownText(data []byte) string {
 	if len(data) > maxShownText {
