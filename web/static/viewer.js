@@ -162,8 +162,10 @@
       src.close();
       live = false;
       badge.hidden = true;
-      // The stored replay replaces the live rounds: reload at the round shown.
-      location.replace(page + "?round=" + index + "#viewer");
+      // The stored replay replaces the live rounds: reload at the round
+      // shown (a change of the hash alone would not reload).
+      history.replaceState(null, "", page + "?round=" + index + "#viewer");
+      location.reload();
     });
   }
 })();
