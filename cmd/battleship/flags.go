@@ -28,8 +28,10 @@ type config struct {
 }
 
 const usage = `Usage: battleship [options]
+       battleship view [--addr HOST:PORT] REPLAY
 
 Plays one match between bots on this machine, as the original engine did.
+"battleship view" serves the replay viewer for a replay folder or zip.
 
 Options:
   -b, --bot DIR [DIR ...]   bot folders, each with a bot.json (or entry.zon, run.sh)

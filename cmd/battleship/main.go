@@ -44,6 +44,9 @@ const (
 
 // run is the whole command; it returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "view" {
+		return viewCommand(ctx, args[1:], stdout, stderr)
+	}
 	c, err := parseArgs(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "battleship: %v\n\n%s", err, usage)

@@ -105,7 +105,7 @@ func TestBrowserHitAndSunk(t *testing.T) {
 	waitFor(t, ctx, conn, "the match", fmt.Sprintf(`SELECT status IN ('finished', 'failed') FROM matches WHERE id = %d`, matchID))
 
 	matchURL := fmt.Sprintf("%s/matches/%d", base, matchID)
-	run("the match page", chromedp.Navigate(matchURL), chromedp.WaitVisible(`#replay`))
+	run("the match page", chromedp.Navigate(matchURL), chromedp.WaitVisible(`#viewer svg.grid`))
 	if s := text(`.match-status`); s != "finished" {
 		t.Fatalf("match status %s", s)
 	}
@@ -125,12 +125,13 @@ func TestBrowserHitAndSunk(t *testing.T) {
 		}
 		last = at
 	}
-	if got := text(`#replay`); got != "Replay: Start" {
+	if got := text(`.frame-name`); got != "Start" {
 		t.Fatalf("replay heading %q", got)
 	}
-	run("step to round 1 by the link", chromedp.Click(`//a[@rel="next"]`), chromedp.WaitVisible(`//h2[@id="replay" and starts-with(., "Replay: Round 1 of")]`))
-	if board := text(`.boards pre`); !strings.Contains(board, "0") || strings.Count(board, "\n") < 33 {
-		t.Fatalf("board after round 1:\n%s", board)
+	run("step to round 1 by the link", chromedp.Click(`//a[@rel="next"]`), chromedp.WaitVisible(`//h3[@class="frame-name" and starts-with(., "Round 1 of")]`))
+	ships, err := chromedp.Run(browser, chromedp.Evaluate[int](`document.querySelectorAll("#viewer svg.grid g.ship").length`))
+	if err != nil || ships != len(names) {
+		t.Fatalf("%d ships drawn after round 1, want %d (%v)", ships, len(names), err)
 	}
 	if events := text(`.replay-events`); !strings.Contains(events, "(ship 0)") {
 		t.Fatalf("round 1 turns:\n%s", events)

@@ -33,6 +33,8 @@ type Main struct {
 	served  chan error
 	stop    context.CancelFunc
 	swept   chan struct{}
+	// lived closes when the live hub has stopped.
+	lived chan struct{}
 }
 
 // NewMain returns a portal for cfg; nothing is opened until Run.
@@ -92,6 +94,11 @@ func (m *Main) Run(ctx context.Context) error {
 	sweepCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	m.stop, m.swept = stop, make(chan struct{})
 	go m.sweepSessions(sweepCtx)
+	m.lived = make(chan struct{})
+	go func() {
+		defer close(m.lived)
+		m.handler.RunLive(sweepCtx)
+	}()
 	return nil
 }
 
@@ -130,6 +137,7 @@ func (m *Main) Close() error {
 	if m.stop != nil {
 		m.stop()
 		<-m.swept
+		<-m.lived
 	}
 	if m.srv != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)

@@ -110,6 +110,20 @@ type Options struct {
 	DebugLog io.Writer
 	// Logger receives operational messages.
 	Logger *slog.Logger
+	// Progress, when set, is called after each round with the round's
+	// public files (what a spectator may see while the match runs, never
+	// a bot's own files or logs), in the replay's own layout. The portal
+	// follows running matches from it. It must not block for long; what
+	// it does with the files never changes the match.
+	Progress func(ctx context.Context, r RoundProgress)
+}
+
+// RoundProgress is one round just played: its folder's name in the replay
+// and its public files by name.
+type RoundProgress struct {
+	Seq   int
+	Name  string
+	Files map[string]string
 }
 
 // DebugStderr is what Debug means in every rule set whose bots have a

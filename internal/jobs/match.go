@@ -166,6 +166,7 @@ func (w *MatchWorker) play(ctx context.Context, id int64, log *slog.Logger) (*pl
 		Tournament: true,
 		NoLimit:    w.deps.NoTimeLimits,
 		Logger:     log,
+		Progress:   publishRounds(st, id, log),
 	})
 	if err != nil {
 		return nil, err

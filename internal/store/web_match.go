@@ -100,6 +100,11 @@ func (s *Store) MatchRows(ctx context.Context, p MatchListParams) ([]MatchRow, e
 			ORDER BY m.id DESC`
 		args = append(args, p.BotID)
 	}
+	return s.matchRowsQuery(ctx, q, args...)
+}
+
+// matchRowsQuery runs a query of matchColumns and attaches the players.
+func (s *Store) matchRowsQuery(ctx context.Context, q string, args ...any) ([]MatchRow, error) {
 	rows, err := s.db.Query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: list matches: %w", err)

@@ -110,6 +110,10 @@ type Handler struct {
 	// comp runs clans, challenges and battles; its refusals reach users
 	// through compErr.
 	comp *competition.Service
+	// replays keeps opened replays for the viewer; live follows running
+	// matches for their pages.
+	replays *replayCache
+	live    *liveHub
 }
 
 // New returns the portal's handler.
@@ -124,7 +128,9 @@ func New(st *store.Store, blobs *blob.Bucket, queue Queue, inspect Inspector, lo
 		logins:    newLimiter(cfg.LoginWindow),
 		registers: newLimiter(cfg.RegisterWindow),
 		now:       time.Now,
+		replays:   newReplayCache(),
 	}
+	h.live = newLiveHub(st, logger)
 	h.board = newLeaderboardCache(cfg.LeaderboardTTL, h.now)
 	h.comp = competition.New(st, queue, logger)
 	for _, g := range cfg.Games {

@@ -56,20 +56,9 @@ func (h *Handler) matchPage(w http.ResponseWriter, r *http.Request) {
 	}
 	v := page.MatchView{Base: b, Match: m}
 	if m.Status == "queued" || m.Status == "running" {
-		v.Refresh = 5
+		v.Refresh, v.RefreshNoScript = 5, true
 	}
-	if m.ReplayKey != "" {
-		round, _ := strconv.Atoi(r.URL.Query().Get("round"))
-		names := seatNames{}
-		for _, p := range m.Players {
-			names[p.Key] = p.BotName
-		}
-		v.Replay, err = h.replayRound(r.Context(), m.ReplayKey, round, names)
-		if err != nil {
-			// The result stands without its viewer; the download still works.
-			h.logger.WarnContext(r.Context(), "replay viewer", "match_id", id, "err", err)
-		}
-	}
+	v.Viewer = h.matchViewer(r, m, b.UserID)
 	h.render(w, r, http.StatusOK, page.Match(v))
 }
 

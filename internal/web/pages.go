@@ -38,7 +38,8 @@ func (h *Handler) home(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, page.Home(page.HomeView{Base: h.base(r, "Battleship bot competitions"), Top: top, Matches: matches}))
+	h.render(w, r, http.StatusOK, page.Home(page.HomeView{Base: h.base(r, "Battleship bot competitions"), Top: top, Matches: matches,
+		Playing: h.playing(ctx, "")}))
 }
 
 // leaderboardGame reads ?game=, the main game when absent.
@@ -71,7 +72,7 @@ func (h *Handler) leaderboard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.render(w, r, http.StatusOK, page.Leaderboard(page.LeaderboardView{
-		Base: h.base(r, "Leaderboard"), Game: game, Games: h.cfg.Games, Rows: rows, Queue: queue,
+		Base: h.base(r, "Leaderboard"), Game: game, Games: h.cfg.Games, Rows: rows, Queue: queue, Playing: h.playing(r.Context(), game),
 		Pager: page.Pager{Page: n, HasPrev: n > 1, HasNext: n*leaderboardPageSize < total, Query: "game=" + game + "&"},
 	}))
 }

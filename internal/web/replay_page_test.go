@@ -108,14 +108,14 @@ func TestOtherGamesMatchPages(t *testing.T) {
 		want  []string
 	}{
 		{"free-for-all in finishing order", fmt.Sprintf("/matches/%d", ffa), []string{"Ahab", "Nemo", "Bligh"},
-			[]string{"Place", "sunk by Bligh", "Start", "1 of 11", "Next round", "17 ....0000"}},
+			[]string{"Place", "sunk by Bligh", "Start", "of <span class=\"step-count\">11</span>", "Next round", `data-ship="Ahab (ship 0`}},
 		{"free-for-all reordered by rank", fmt.Sprintf("/matches/%d", ffaSwapped), []string{"Bligh", "Nemo", "Ahab"}, nil},
 		{"hitandsunk round step", fmt.Sprintf("/matches/%d?round=3", ffa), nil,
-			[]string{"Round 3 of 10", "Previous round", "Nemo (ship 1): fire", "222x"}},
+			[]string{"Round 3 of 10", "Previous round", "Nemo (ship 1): fire", `class="mark shot"`}},
 		{"brainjar shot step", fmt.Sprintf("/matches/%d?round=1", brainjar), []string{"Ahab", "Nemo"},
 			[]string{"Shot 1 of 73", "Ahab&#39;s waters", "Nemo&#39;s waters", "Ahab fires at 37: miss", "Next shot", "Previous shot"}},
 		{"deepship last turn", fmt.Sprintf("/matches/%d?round=9999", deepship), []string{"Ahab", "Nemo"},
-			[]string{"Game 3 of 3, turn 102 of 102", "Round: Nemo wins.", "First"}},
+			[]string{"Game 3 of 3, turn 102 of 102", "Match: Nemo wins.", "First"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

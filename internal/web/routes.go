@@ -59,6 +59,8 @@ func (h *Handler) Routes() http.Handler {
 		r.Get("/matches", h.matches)
 		r.Get("/matches/{id}", h.matchPage)
 		r.Get("/matches/{id}/replay.zip", h.replayDownload)
+		r.Get("/matches/{id}/rounds/{round}", h.matchRound)
+		r.Get("/matches/{id}/events", h.matchEvents)
 		r.Get("/battles", h.battles)
 		r.With(h.requireUser).Get("/battles/new", h.battleNewForm)
 		r.With(h.requireUser).Get("/battles/{id}/edit", h.battleEditForm)

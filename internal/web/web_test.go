@@ -91,8 +91,14 @@ func setupFull(t *testing.T, inspect web.Inspector, bucketURL string, tune func(
 		tune(&cfg)
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv := httptest.NewServer(web.New(st, blobs, q, inspect, logger, cfg).Routes())
+	h := web.New(st, blobs, q, inspect, logger, cfg)
+	srv := httptest.NewServer(h.Routes())
 	t.Cleanup(srv.Close)
+	// Live pages follow match events as the portal does; stopping it ends
+	// their streams before the server closes.
+	liveCtx, stopLive := context.WithCancel(ctx)
+	go h.RunLive(liveCtx)
+	t.Cleanup(stopLive)
 	return &testBundle{ctx: ctx, st: st, blobs: blobs, queue: q, srv: srv}
 }
 

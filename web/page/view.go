@@ -10,6 +10,7 @@ import (
 
 	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/store"
+	"github.com/broadside/broadside/web/board"
 )
 
 // Base is what the shared layout needs on every page.
@@ -25,6 +26,9 @@ type Base struct {
 	// Refresh, when positive, reloads the page after that many seconds
 	// (while a build or a match is under way); it works without scripts.
 	Refresh int
+	// RefreshNoScript limits Refresh to browsers without scripts: the
+	// page's script follows the match itself.
+	RefreshNoScript bool
 }
 
 // ErrorView is an error page.
@@ -48,6 +52,8 @@ type HomeView struct {
 	Base
 	Top     []store.LeaderboardRow
 	Matches []store.MatchRow
+	// Playing are the matches being played now.
+	Playing []store.MatchRow
 }
 
 // LeaderboardView is one page of a game's leaderboard.
@@ -59,6 +65,8 @@ type LeaderboardView struct {
 	Pager Pager
 	// Queue is the ladder's queue depth; nil when it could not be read.
 	Queue *competition.LadderQueue
+	// Playing are the game's matches being played now.
+	Playing []store.MatchRow
 }
 
 // Pager links the pages of a long list.
@@ -148,30 +156,16 @@ func (v MatchesView) filters(game string) string {
 type MatchView struct {
 	Base
 	Match *store.MatchRow
-	// Replay is the round shown, nil when the match has no replay yet.
-	Replay *ReplayRound
+	// Viewer is the replay at the round asked for, nil when the match has
+	// no replay to show yet.
+	Viewer *Viewer
 }
 
-// ReplayRound is one step of a replay with its text boards: an Entelect
-// round folder, or a step of another game's replay.json.
-type ReplayRound struct {
-	Index  int
-	Count  int
-	Name   string
-	Boards []Board
-	// Unit names a step in the pager ("round", "shot", "turn"); empty
-	// means "round".
-	Unit string
-	// Legend explains the board's characters.
-	Legend string
-	// Events is what happened in this step, in order.
-	Events []string
-}
-
-// Board is one file of a round shown as text (a player's map.txt).
-type Board struct {
-	Title string
-	Text  string
+// Viewer is a replay viewer at one step.
+type Viewer struct {
+	Frame *board.Frame
+	Chart board.Chart
+	Nav   board.Nav
 }
 
 // AccountView is the account page with its API tokens.

@@ -37,6 +37,10 @@ type match struct {
 	replay *replayWriter
 	// engineLog holds the current round's engine.log lines.
 	engineLog bytes.Buffer
+	// public holds the current round's root files for Options.Progress;
+	// published counts the rounds handed over.
+	public    map[string]string
+	published int
 	logger    *slog.Logger
 }
 
@@ -106,6 +110,14 @@ func newMatch(bots []game.Bot, opts game.Options) (*match, error) {
 // folder names a round folder as the original does.
 func folder(s *State) string { return fmt.Sprintf("Phase %d - Round %d", s.Phase, s.Round) }
 
+// progress hands the round's public root files to Options.Progress.
+func (m *match) progress(ctx context.Context, round string) {
+	if m.opts.Progress != nil {
+		m.opts.Progress(ctx, game.RoundProgress{Seq: m.published, Name: round, Files: m.public})
+	}
+	m.published++
+}
+
 // engine adds a line to the engine log (and --clog).
 func (m *match) engine(level byte, format string, args ...any) {
 	line := logLine(time.Now(), level, fmt.Sprintf(format, args...))
@@ -122,7 +134,8 @@ func (m *match) indexOf(st *seat) int {
 	return 1
 }
 
-// writeRoot writes a round's root files (§3.5 step 1).
+// writeRoot writes a round's root files (§3.5 step 1) and keeps them for
+// Progress.
 func (m *match) writeRoot() error {
 	s := &m.state
 	dir := folder(s)
@@ -136,10 +149,12 @@ func (m *match) writeRoot() error {
 		{"roundInfo.json", s.RoundInfoJSON(m.infos)},
 		{"roundCommand.json", s.RoundCommandJSON()},
 	}
+	m.public = map[string]string{}
 	for _, f := range files {
 		if err := m.replay.write(filepath.Join(dir, f.name), f.data); err != nil {
 			return err
 		}
+		m.public[f.name] = string(f.data)
 	}
 	if m.opts.Pretty != nil {
 		fmt.Fprintf(m.opts.Pretty, "%s\n%s\n%s\n", dir, s.MapText(0, m.names), s.MapText(1, m.names))
@@ -256,6 +271,8 @@ func (m *match) play(ctx context.Context) error {
 		if err := m.replay.write(filepath.Join(round, "engine.log"), bytes.Clone(m.engineLog.Bytes())); err != nil {
 			return err
 		}
+		m.public["engine.log"] = m.engineLog.String()
+		m.progress(ctx, round)
 		m.engineLog.Reset()
 		lastRound = round
 	}
@@ -264,6 +281,7 @@ func (m *match) play(ctx context.Context) error {
 	if err := m.writeRoot(); err != nil {
 		return err
 	}
+	m.progress(ctx, folder(s))
 	for p, st := range m.seats {
 		if !ran[p] || st.console != nil || lastRound == "" {
 			continue

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/broadside/broadside/internal/jobs"
+	"github.com/broadside/broadside/internal/store"
+)
+
+// TestBrowserViewer watches matches of every rule set in headless
+// Chromium, as contestants do: an Entelect match followed live from
+// its page while the worker plays it, then played back at 16×, stepped
+// with the keyboard and opened from a shared round link; a finished match
+// of each other rule set played and stepped. Screenshots go to the test's
+// artifacts (go test -artifacts -outputdir DIR).
+func TestBrowserViewer(t *testing.T) {
+	bs := startPortal(t, 12*time.Minute)
+	ctx, base, dbURL := bs.ctx, bs.base, bs.dbURL
+	pool, err := pgxpool.New(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	shots := t.ArtifactDir()
+	d := newDriver(t, ctx, base)
+	browser, run := d.browser, d.run
+	shot := func(name string) {
+		t.Helper()
+		png, err := chromedp.Run(browser, chromedp.FullScreenshot(100))
+		if err != nil {
+			d.fail("screenshot "+name, err)
+		}
+		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eval := func(what, js string) int {
+		t.Helper()
+		v, err := chromedp.Run(browser, chromedp.Evaluate[int](js))
+		if err != nil {
+			d.fail(what, err)
+		}
+		return v
+	}
+	index := func() int { return eval("the round shown", `+document.getElementById("viewer").dataset.index`) }
+
+	run("viewport", chromedp.EmulateViewport(1280, 1000))
+	run("vic registers", d.register("vic"))
+	games := []struct{ game, dir string }{
+		{"entelect", "entelect-python3"}, {"brainjar", "brainjar-python3"},
+		{"deepship", "deepship-python3"}, {"hitandsunk", "hitandsunk-python3"},
+	}
+	for _, g := range games {
+		data, err := zipFolder(filepath.Join("..", "..", "bots", g.dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		zipPath := filepath.Join(t.TempDir(), g.game+".zip")
+		if err := os.WriteFile(zipPath, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, side := range []string{"Port", "Starboard"} {
+			run("upload "+g.game+" "+side,
+				chromedp.Navigate(base+"/bots/new"),
+				chromedp.SendKeys(chromedp.CSS(`input[name=name]`), g.game+side),
+				chromedp.SetUploadFiles(chromedp.CSS(`input[name=zip]`), []string{zipPath}),
+				chromedp.Submit(chromedp.CSS(`input[name=zip]`)),
+				chromedp.WaitVisible(`//p[contains(., "Version 1 was uploaded")]`),
+			)
+		}
+	}
+	waitFor(t, ctx, conn, "the builds", `SELECT count(*) = 8 FROM bot_versions WHERE build_status = 'ok'`)
+
+	// One owner's bots never meet on the ladder: the matches are queued as
+	// an organiser's would be.
+	st := store.New(pool)
+	client, err := jobs.NewClient(pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queue := func(game string, size int) int64 {
+		t.Helper()
+		p := store.MatchCreateParams{Game: game, MapSize: size, Seed: 21, Kind: "ladder"}
+		rows, _ := conn.Query(ctx, `SELECT id, current_version_id FROM bots WHERE game = $1 ORDER BY id`, game)
+		for rows.Next() {
+			var mp store.MatchPlayerParams
+			if err := rows.Scan(&mp.BotID, &mp.BotVersionID); err != nil {
+				t.Fatal(err)
+			}
+			p.Players = append(p.Players, mp)
+		}
+		rows.Close()
+		var id int64
+		err := st.InTx(ctx, func(tx pgx.Tx, st *store.Store) error {
+			m, err := st.MatchCreate(ctx, p)
+			if err != nil {
+				return err
+			}
+			id = m.ID
+			return client.EnqueueMatchTx(ctx, tx, m.ID)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+
+	// Live: the page of a match just queued waits, then follows the rounds
+	// as the worker plays them, without reloading, until the match ends.
+	// The 7×7 map keeps the match short for the Python starters; the
+	// playback rate of a 14×14 match is measured by the battleship view
+	// test.
+	live := queue("entelect", 1)
+	liveURL := fmt.Sprintf("%s/matches/%d", base, live)
+	run("open the queued match", chromedp.Navigate(liveURL), chromedp.WaitVisible(`#viewer .frame-name`))
+	run("mark the page", chromedp.Evaluate[chromedp.Void](`window.notReloaded = true`))
+	first := index()
+	run("a later round arrives live",
+		chromedp.Poll[chromedp.Void](fmt.Sprintf(`+document.getElementById("viewer").dataset.index > %d + 2 && window.notReloaded === true`, first),
+			chromedp.WithPollingTimeout(3*time.Minute)))
+	if badge := eval("the live badge", `document.querySelector(".live-badge").hidden ? 0 : 1`); badge != 1 {
+		t.Errorf("no live badge while the match runs")
+	}
+	shot("entelect-live")
+	run("the page reloads with the stored replay when the match ends",
+		chromedp.WaitVisible(`//span[@class="match-status" and text()="finished"]`, chromedp.RetryInterval(time.Second)))
+	others := map[string]int64{}
+	for _, g := range games[1:] {
+		others[g.game] = queue(g.game, 0)
+	}
+
+	// Playback of the finished match at 16×.
+	run("open the finished match", chromedp.Navigate(liveURL+"?round=0"), chromedp.WaitVisible(`#viewer svg.grid`))
+	count := eval("the round count", `+document.getElementById("viewer").dataset.count`)
+	if cells := eval("the board size", `+document.querySelector("#viewer svg.grid").dataset.cols`); cells != 7 {
+		t.Fatalf("board of %d columns, want 7", cells)
+	}
+	run("16×", chromedp.SetValue(chromedp.CSS(`select.speed`), "16"), chromedp.Click(chromedp.CSS(`button.play`)))
+	start := time.Now()
+	run("play four seconds", chromedp.Sleep(4*time.Second))
+	played := index()
+	elapsed := time.Since(start)
+	run("pause", chromedp.Click(chromedp.CSS(`button.play`)))
+	// The rate depends on the machine; that playing advances is what
+	// the test holds.
+	if played < 1 {
+		t.Fatalf("played %d rounds in %v", played, elapsed)
+	}
+	rate := fmt.Sprintf("7x7 playback at 16x: %d rounds in %.2fs = %.1f rounds/s (%d rounds in the match)\n",
+		played, elapsed.Seconds(), float64(played)/elapsed.Seconds(), count)
+	t.Log(rate)
+	os.WriteFile(filepath.Join(shots, "playback-rate.txt"), []byte(rate), 0o644)
+	shot("entelect-playing")
+
+	// The keyboard, with the URL following the round.
+	keys := []struct {
+		key  string
+		want int
+	}{{kb.End, count - 1}, {kb.ArrowLeft, count - 2}, {kb.Home, 0}, {kb.ArrowRight, 1}}
+	run("focus the page", chromedp.Click(chromedp.CSS(`h1`)))
+	for _, k := range keys {
+		run("key", chromedp.KeyEvent(k.key),
+			chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.getElementById("viewer").dataset.index === "%d"`, k.want)))
+		loc := d.get("location", chromedp.Location())
+		if !strings.HasSuffix(strings.Split(loc, "#")[0], fmt.Sprintf("?round=%d", k.want)) {
+			t.Errorf("after a key the URL is %s, want round %d", loc, k.want)
+		}
+	}
+	run("scrub to round 10", chromedp.SetValue(chromedp.CSS(`input.scrubber`), "10"),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("input.scrubber").dispatchEvent(new Event("input"))`),
+		chromedp.Poll[chromedp.Void](`document.getElementById("viewer").dataset.index === "10"`))
+	name := d.get("round name", chromedp.Text(chromedp.CSS(`.frame-name`)))
+
+	// A shared link opens that round in a new page.
+	run("open the shared link", chromedp.Navigate(liveURL+"?round=10#viewer"), chromedp.WaitVisible(`#viewer svg.grid`))
+	if got := d.get("round name", chromedp.Text(chromedp.CSS(`.frame-name`))); got != name {
+		t.Errorf("shared link of round 10 shows %q, the player showed %q", got, name)
+	}
+	shot("entelect-shared-round")
+
+	// The other rule sets: each finished match is drawn, plays and steps.
+	for _, g := range games[1:] {
+		id := others[g.game]
+		waitFor(t, ctx, conn, g.game+" match", fmt.Sprintf(`SELECT status IN ('finished', 'failed') FROM matches WHERE id = %d`, id))
+		url := fmt.Sprintf("%s/matches/%d", base, id)
+		run("open the "+g.game+" match", chromedp.Navigate(url), chromedp.WaitVisible(`#viewer svg.grid`),
+			chromedp.Click(chromedp.CSS(`button.play`)),
+			chromedp.Poll[chromedp.Void](`+document.getElementById("viewer").dataset.index >= 3`),
+			chromedp.Click(chromedp.CSS(`button.play`)),
+			chromedp.Click(chromedp.CSS(`h1`)),
+			chromedp.KeyEvent(kb.End),
+			chromedp.Poll[chromedp.Void](`document.getElementById("viewer").dataset.index === String(+document.getElementById("viewer").dataset.count - 1)`),
+		)
+		if n := eval("ships drawn", `document.querySelectorAll("#viewer svg.grid g.ship").length`); n == 0 {
+			t.Errorf("%s: no ships drawn", g.game)
+		}
+		shot(g.game + "-last")
+	}
+}

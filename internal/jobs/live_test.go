@@ -1,0 +1,80 @@
+package jobs_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/broadside/broadside/internal/testdb"
+)
+
+// TestWorkerPublishesRounds plays a match through the worker and follows it
+// as a portal does, on match_events: every round is announced in order as
+// it is played, then the end; the live rounds go with the match.
+func TestWorkerPublishesRounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and plays real bots")
+	}
+	e := newEnv(t, testdb.NewPool(t), t.TempDir())
+	startWorker(t, e, t.TempDir())
+	a := e.upload(t, "Left", zipDir(t, "../../bots/entelect-python3", nil))
+	b := e.upload(t, "Right", zipDir(t, "../../bots/entelect-python3", nil))
+	for _, v := range []int64{a, b} {
+		if got := e.waitBuilt(t, v, 3*time.Minute); got.BuildStatus != "ok" {
+			t.Fatalf("version %d: %s\n%s", v, got.BuildStatus, got.BuildLog)
+		}
+	}
+	av, _ := e.st.BotVersionGetByID(e.ctx, a)
+	bv, _ := e.st.BotVersionGetByID(e.ctx, b)
+
+	ctx, cancel := context.WithTimeout(e.ctx, 5*time.Minute)
+	defer cancel()
+	conn, err := e.pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "LISTEN match_events"); err != nil {
+		t.Fatal(err)
+	}
+	id := e.createGameMatch(t, "entelect", 1, 9, av.BotID, bv.BotID)
+	var rounds []int
+	var status []string
+	for len(status) == 0 || (status[len(status)-1] != "finished" && status[len(status)-1] != "failed") {
+		n, err := conn.Conn().WaitForNotification(ctx)
+		if err != nil {
+			t.Fatalf("after rounds %v, statuses %v: %v", rounds, status, err)
+		}
+		var ev struct {
+			Match  int64
+			Round  *int
+			Status string
+		}
+		if json.Unmarshal([]byte(n.Payload), &ev) != nil || ev.Match != id {
+			continue
+		}
+		if ev.Round != nil {
+			rounds = append(rounds, *ev.Round)
+		} else {
+			status = append(status, ev.Status)
+		}
+	}
+	m := e.waitMatch(t, id, time.Minute)
+	if m.Status != "finished" || status[0] != "running" {
+		t.Fatalf("match %s (%s), statuses %v", m.Status, m.Error, status)
+	}
+	// Round folders 0 to the last played, then the final root-only
+	// folder, whose number is the match's rounds.
+	if len(rounds) != m.Rounds+1 {
+		t.Errorf("%d rounds announced for a match of %d rounds: %v", len(rounds), m.Rounds, rounds)
+	}
+	for i, r := range rounds {
+		if r != i {
+			t.Fatalf("rounds announced out of order: %v", rounds)
+		}
+	}
+	if n := e.count(t, `SELECT count(*) FROM match_live_rounds WHERE match_id = $1`, id); n != 0 {
+		t.Errorf("%d live rounds left after the match", n)
+	}
+}

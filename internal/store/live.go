@@ -1,0 +1,112 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// LiveRound is one round of a running match: its public text files by
+// name.
+type LiveRound struct {
+	Seq   int
+	Name  string
+	Files map[string]string
+}
+
+// MatchEvent is a notification on the match_events channel: a round
+// played (Round set) or a status change (Status set).
+type MatchEvent struct {
+	Match  int64  `json:"match"`
+	Round  *int   `json:"round,omitempty"`
+	Status string `json:"status,omitempty"`
+}
+
+// matchEventsChannel is the channel the match_events_notify trigger and
+// MatchLiveRoundAdd announce on.
+const matchEventsChannel = "match_events"
+
+// MatchLiveRoundAdd records a round of a running match and announces it,
+// in one statement. A round written again (a retried publish) replaces
+// the first.
+func (s *Store) MatchLiveRoundAdd(ctx context.Context, matchID int64, r LiveRound) error {
+	files, err := json.Marshal(r.Files)
+	if err != nil {
+		return fmt.Errorf("store: encode live round: %w", err)
+	}
+	_, err = s.db.Exec(ctx, `
+		WITH up AS (
+			INSERT INTO match_live_rounds (match_id, seq, name, files)
+			SELECT $1, $2, $3, $4 FROM matches WHERE id = $1 AND status = 'running'
+			ON CONFLICT (match_id, seq) DO UPDATE SET name = EXCLUDED.name, files = EXCLUDED.files
+			RETURNING match_id, seq)
+		SELECT pg_notify($5, json_build_object('match', match_id, 'round', seq)::text) FROM up`,
+		matchID, r.Seq, r.Name, files, matchEventsChannel)
+	if err != nil {
+		return fmt.Errorf("store: add live round %d of match %d: %w", r.Seq, matchID, err)
+	}
+	return nil
+}
+
+// MatchLiveRounds returns the rounds of a running match from seq on, in
+// order.
+func (s *Store) MatchLiveRounds(ctx context.Context, matchID int64, from int) ([]LiveRound, error) {
+	rows, err := s.db.Query(ctx, `
+		SELECT seq, name, files FROM match_live_rounds
+		WHERE match_id = $1 AND seq >= $2 ORDER BY seq`, matchID, from)
+	if err != nil {
+		return nil, fmt.Errorf("store: live rounds of match %d: %w", matchID, err)
+	}
+	defer rows.Close()
+	var out []LiveRound
+	for rows.Next() {
+		var r LiveRound
+		var files []byte
+		if err := rows.Scan(&r.Seq, &r.Name, &files); err != nil {
+			return nil, fmt.Errorf("store: live rounds of match %d: %w", matchID, err)
+		}
+		if err := json.Unmarshal(files, &r.Files); err != nil {
+			return nil, fmt.Errorf("store: live round %d of match %d: %w", r.Seq, matchID, err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// MatchEventsListen holds one connection listening on match_events and
+// calls fn for every event until ctx ends or the connection fails. Each
+// portal process needs only one, however many pages follow matches.
+func (s *Store) MatchEventsListen(ctx context.Context, fn func(MatchEvent)) error {
+	if s.pool == nil {
+		return errors.New("store: listening needs a pool")
+	}
+	pc, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("store: listen for match events: %w", err)
+	}
+	// A connection that has listened is not given back to the pool.
+	conn := pc.Hijack()
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := conn.Exec(ctx, "LISTEN "+matchEventsChannel); err != nil {
+		return fmt.Errorf("store: listen for match events: %w", err)
+	}
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return fmt.Errorf("store: wait for match events: %w", err)
+		}
+		var ev MatchEvent
+		if json.Unmarshal([]byte(n.Payload), &ev) == nil && ev.Match > 0 {
+			fn(ev)
+		}
+	}
+}
+
+// MatchRowsPlaying lists the matches being played now, of game when set,
+// oldest start first.
+func (s *Store) MatchRowsPlaying(ctx context.Context, game string, limit int) ([]MatchRow, error) {
+	return s.matchRowsQuery(ctx, `SELECT `+matchColumns+` FROM matches m
+		WHERE m.status = 'running' AND ($2 = '' OR m.game = $2)
+		ORDER BY m.started_at, m.id LIMIT $1`, limit, game)
+}

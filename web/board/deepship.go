@@ -1,0 +1,192 @@
+package board
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/broadside/broadside/internal/game/deepship"
+)
+
+// deepshipGame is an In Deep Ship round of several games, turn by turn:
+// each game's placement, then each of its turns.
+type deepshipGame struct {
+	r     deepship.Replay
+	steps []deepshipStep
+}
+
+type deepshipStep struct{ game, event int }
+
+func openDeepship(data []byte) (game, error) {
+	var g deepshipGame
+	if err := json.Unmarshal(data, &g.r); err != nil {
+		return nil, fmt.Errorf("decode deepship replay.json: %w", err)
+	}
+	if len(g.r.Players) != 2 {
+		return nil, fmt.Errorf("deepship replay has %d players, want 2", len(g.r.Players))
+	}
+	for k, gm := range g.r.Games {
+		for e := -1; e < len(gm.Events); e++ {
+			g.steps = append(g.steps, deepshipStep{k, e})
+		}
+	}
+	return &g, nil
+}
+
+func (g *deepshipGame) count() int { return len(g.steps) }
+
+func deepshipCell(s string) (Cell, bool) {
+	at, err := deepship.ParseCoord(s)
+	if err != nil {
+		return Cell{}, false
+	}
+	return Cell{X: at.Col, Y: at.Row}, true
+}
+
+func (g *deepshipGame) frame(i int, o Options) (*Frame, error) {
+	r := &g.r
+	st := g.steps[i]
+	gm := r.Games[st.game]
+	f := &Frame{Index: i, Count: len(g.steps), Unit: "turn",
+		Name: fmt.Sprintf("Game %d of %d, placement", gm.Number, len(r.Games)),
+		Note: "Each player's waters in this game; the last shot is ringed."}
+	if st.event >= 0 {
+		f.Name = fmt.Sprintf("Game %d of %d, turn %d of %d", gm.Number, len(r.Games), st.event+1, len(gm.Events))
+	}
+	var names [2]string
+	for p, pl := range r.Players {
+		names[p] = o.name(pl.Key, pl.Name)
+		gr := Grid{Title: names[p] + "'s waters", Cols: deepship.Cols, Rows: deepship.Rows,
+			ColLabels: numbers(deepship.Cols), RowLabels: letters(deepship.Rows)}
+		if gm.Ships[p] == nil {
+			gr.Alt = names[p] + "'s waters: no ships were placed in this game."
+		}
+		for k, s := range gm.Ships[p] {
+			sh := Ship{Name: fmt.Sprintf("Ship %d (%d cells, %s at %s)", k+1, s.Size, s.Orientation, s.At), Letter: strconv.Itoa(s.Size)}
+			for _, c := range s.Cells {
+				if at, ok := deepshipCell(c); ok {
+					sh.Cells = append(sh.Cells, at)
+					sh.Hit = append(sh.Hit, false)
+				}
+			}
+			gr.Ships = append(gr.Ships, sh)
+		}
+		f.Grids = append(f.Grids, gr)
+	}
+	var hits [2]int
+	for k, ev := range gm.Events[:st.event+1] {
+		if ev.Player < 0 || ev.Player > 1 || ev.Coord == "" || ev.Result == "" {
+			continue
+		}
+		at, ok := deepshipCell(ev.Coord)
+		if !ok {
+			continue
+		}
+		gr := &f.Grids[1-ev.Player]
+		kind := MarkMiss
+		if ev.Result != "miss" {
+			kind = MarkHit
+			hits[ev.Player]++
+			hitShip(gr, at, false)
+		}
+		gr.Marks = append(gr.Marks, Mark{at, kind})
+		if k == st.event {
+			gr.Marks = append(gr.Marks, Mark{at, MarkShot})
+		}
+	}
+	for p := range f.Grids {
+		sinkFull(&f.Grids[p])
+	}
+	name := func(key string) string {
+		for p, pl := range r.Players {
+			if pl.Key == key {
+				return names[p]
+			}
+		}
+		return key
+	}
+	if st.event >= 0 {
+		f.Files = []File{jsonFile(fmt.Sprintf("replay.json: games[%d].events[%d]", st.game, st.event), gm.Events[st.event])}
+	} else {
+		f.Files = []File{jsonFile(fmt.Sprintf("replay.json: games[%d].ships", st.game), gm.Ships)}
+	}
+	if st.event >= 0 {
+		ev := gm.Events[st.event]
+		if ev.Player >= 0 && ev.Player < 2 {
+			f.Events = append(f.Events, deepshipEvent(names[ev.Player], ev))
+		}
+	} else if gm.Starter >= 0 && gm.Starter < 2 {
+		f.Events = append(f.Events, names[gm.Starter]+" fires first.")
+	}
+	// The games' results so far: the round's score as it stood.
+	var wins [2]int
+	for k := 0; k < st.game || (k == st.game && st.event == len(gm.Events)-1); k++ {
+		w := r.Games[k].Winner
+		for p, pl := range r.Players {
+			if w != nil && *w == pl.Key {
+				wins[p]++
+			}
+		}
+		if k == st.game {
+			f.Events = append(f.Events, fmt.Sprintf("Game %d ends (%s): %s", gm.Number, gm.End, winnerLine(w, name)))
+			if st.game == len(r.Games)-1 {
+				f.Events = append(f.Events, "Match: "+winnerLine(r.Winner, name))
+			}
+		}
+	}
+	for p, pl := range r.Players {
+		f.Players = append(f.Players, Player{Key: pl.Key, Name: names[p], Stats: []Stat{
+			{"Games won", strconv.Itoa(wins[p])}, {"Hits this game", strconv.Itoa(hits[p])},
+		}})
+	}
+	return f, nil
+}
+
+// sinkFull marks ships whose every cell is hit as sunk.
+func sinkFull(g *Grid) {
+	for s := range g.Ships {
+		sh := &g.Ships[s]
+		sh.Sunk = len(sh.Cells) > 0 && sh.Damage() == len(sh.Cells)
+	}
+}
+
+// deepshipEvent describes one turn in words.
+func deepshipEvent(name string, ev deepship.ReplayEvent) string {
+	s := name + ": " + ev.Kind
+	if ev.Coord != "" {
+		s += " at " + ev.Coord
+	}
+	if ev.Result != "" {
+		s += ", " + ev.Result
+	}
+	if ev.Penalty != 0 {
+		s += fmt.Sprintf(", penalty %d", ev.Penalty)
+	}
+	if ev.Note != "" {
+		s += " (" + ev.Note + ")"
+	}
+	return s
+}
+
+// scores counts the games each player has won after every step.
+func (g *deepshipGame) scores(o Options) []Series {
+	out := make([]Series, 2)
+	for p, pl := range g.r.Players {
+		out[p] = Series{Key: pl.Key, Name: o.name(pl.Key, pl.Name)}
+	}
+	var wins [2]int
+	for _, st := range g.steps {
+		gm := g.r.Games[st.game]
+		if st.event == len(gm.Events)-1 && gm.Winner != nil {
+			for p, pl := range g.r.Players {
+				if pl.Key == *gm.Winner {
+					wins[p]++
+				}
+			}
+		}
+		for p := range out {
+			out[p].Points = append(out[p].Points, wins[p])
+		}
+	}
+	return out
+}

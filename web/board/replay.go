@@ -1,0 +1,181 @@
+package board
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+	"sync"
+)
+
+// Caps on what the viewer reads from a replay, whatever its origin.
+const (
+	maxReplayJSON = 32 << 20 // a thirty-ship Hit and Sunk replay stays well below
+	maxRoundFile  = 4 << 20  // one Entelect file (a 14×14 state.json is ~60 KiB)
+	maxShownText  = 64 << 10 // one raw file or log shown on the page
+)
+
+// ErrNoReplay means the folder or zip holds no replay the viewer knows.
+var ErrNoReplay = errors.New("no replay found: expected Entelect round folders (\"Phase 1 - Round 0\") or a replay.json")
+
+// Options say how a frame is drawn for one viewer.
+type Options struct {
+	// Names maps a seat's key to the name to show (the portal's bot
+	// name); a replay holds the names bots call themselves.
+	Names map[string]string
+	// ShowLog reports whether the viewer may read the seat's own log
+	// (its owner, or anyone locally).
+	ShowLog func(key string) bool
+}
+
+func (o Options) name(key, own string) string {
+	if s := o.Names[key]; s != "" {
+		return s
+	}
+	return own
+}
+
+func (o Options) showLog(key string) bool { return o.ShowLog != nil && o.ShowLog(key) }
+
+// game is one rule set's replay, decoded once.
+type game interface {
+	count() int
+	frame(i int, o Options) (*Frame, error)
+	scores(o Options) []Series
+}
+
+// Replay is a replay opened for viewing. It is safe for concurrent use.
+type Replay struct {
+	name string
+	g    game
+
+	once   sync.Once
+	series []Series
+}
+
+// Open reads a replay from a folder or zip: Entelect round folders, or the
+// replay.json of the other rule sets, at the root or one folder down (a
+// zipped folder). A round folder with missing files is drawn from what it
+// has.
+func Open(fsys fs.FS) (*Replay, error) {
+	for _, root := range candidates(fsys) {
+		if dirs, err := entelectRounds(fsys, root); err != nil {
+			return nil, err
+		} else if len(dirs) > 0 {
+			return &Replay{name: "entelect", g: &entelect{fsys: fsys, rounds: dirs}}, nil
+		}
+		data, err := readCapped(fsys, path.Join(root, "replay.json"), maxReplayJSON)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return openJSON(data)
+	}
+	return nil, ErrNoReplay
+}
+
+// candidates are the folders a replay may start in: the root, then each
+// folder at the root.
+func candidates(fsys fs.FS) []string {
+	out := []string{"."}
+	entries, _ := fs.ReadDir(fsys, ".")
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), "Phase ") {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+func openJSON(data []byte) (*Replay, error) {
+	var head struct {
+		Game string `json:"game"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("decode replay.json: %w", err)
+	}
+	var g game
+	var err error
+	switch head.Game {
+	case "brainjar":
+		g, err = openBrainjar(data)
+	case "deepship":
+		g, err = openDeepship(data)
+	case "hitandsunk":
+		g, err = openHitandsunk(data)
+	default:
+		return nil, fmt.Errorf("replay.json: unknown game %q", head.Game)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Replay{name: head.Game, g: g}, nil
+}
+
+// Game names the replay's rule set.
+func (r *Replay) Game() string { return r.name }
+
+// Count is the number of steps.
+func (r *Replay) Count() int { return r.g.count() }
+
+// Frame draws step i, clamped to the replay.
+func (r *Replay) Frame(i int, o Options) (*Frame, error) {
+	n := r.g.count()
+	if n == 0 {
+		return nil, ErrNoReplay
+	}
+	f, err := r.g.frame(max(0, min(i, n-1)), o)
+	if err != nil {
+		return nil, err
+	}
+	for k := range f.Grids {
+		f.Grids[k].describe()
+	}
+	f.Game = r.name
+	return f, nil
+}
+
+// Scores is each seat's score over the steps, computed once.
+func (r *Replay) Scores(o Options) []Series {
+	r.once.Do(func() { r.series = r.g.scores(o) })
+	return r.series
+}
+
+// readCapped reads a file up to max bytes; a larger one is an error.
+func readCapped(fsys fs.FS, name string, max int64) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s is larger than the viewer reads (%d bytes)", name, max)
+	}
+	return data, nil
+}
+
+// jsonFile is part of a replay.json shown as a raw file of its step.
+func jsonFile(name string, v any) File {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return File{Name: name, Text: err.Error()}
+	}
+	return File{Name: name, Text: shownText(data)}
+}
+
+// shownText is a file as the page shows it: capped, with LF line ends.
+func shownText(data []byte) string {
+	if len(data) > maxShownText {
+		data = append(data[:maxShownText:maxShownText], "\n…"...)
+	}
+	return strings.ReplaceAll(string(data), "\r\n", "\n")
+}
