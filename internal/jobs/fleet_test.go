@@ -59,14 +59,15 @@ func startFleetWorker(t *testing.T, bin, dbURL, bucketURL string) *fleetWorker {
 // worker's work folder: the ones it is playing.
 func (w *fleetWorker) playing(t *testing.T) []int64 {
 	t.Helper()
-	entries, err := os.ReadDir(w.workDir)
+	// A worker keeps its job folders in its own folder, worker-<id>.
+	dirs, err := filepath.Glob(filepath.Join(w.workDir, "worker-*", "match-*"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ids []int64
-	for _, e := range entries {
+	for _, d := range dirs {
 		var id int64
-		if _, err := fmt.Sscanf(e.Name(), "match-%d-", &id); err == nil && strings.HasPrefix(e.Name(), "match-") {
+		if _, err := fmt.Sscanf(filepath.Base(d), "match-%d-", &id); err == nil {
 			ids = append(ids, id)
 		}
 	}

@@ -11,8 +11,10 @@ for top in ["/work", "/root", "/home", "/var/lib/postgresql", "/var/run/postgres
         if len(found) > 200:
             break
 # /root/.pyenv/versions and /root/.rustup/toolchains are the Python and Rust
-# runtimes themselves, visible on purpose.
-found = [f for f in found if not f.startswith(("/root/.pyenv/versions/", "/root/.rustup/toolchains/"))]
+# runtimes themselves, and the programs folders (links to the interpreters a
+# bot finds first on its PATH) are the platform's own: visible on purpose.
+found = [f for f in found if not f.startswith(("/root/.pyenv/versions/", "/root/.rustup/toolchains/",
+                                              "/root/.cache/broadside/programs/"))]
 with open(os.path.join(rnd, "loot.txt"), "a") as out:
     for f in found:
         out.write("PWNED found " + f + "\n")
