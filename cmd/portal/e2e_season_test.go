@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -28,28 +27,10 @@ func TestBrowserNewBotPlaysAtOnce(t *testing.T) {
 	}
 	defer conn.Close(ctx)
 
-	data, err := zipFolder(filepath.Join("..", "..", "bots", "entelect-python3"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	zipPath := filepath.Join(t.TempDir(), "python.zip")
-	if err := os.WriteFile(zipPath, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	zipPath := starterZip(t, "entelect-python3")
 	d := newDriver(t, ctx, base)
-	upload := func(name string) chromedp.Action[chromedp.Void] {
-		return chromedp.Steps(
-			chromedp.Navigate(base+"/bots/new"),
-			chromedp.SendKeys(chromedp.CSS(`input[name=name]`), name),
-			chromedp.SetUploadFiles(chromedp.CSS(`input[name=zip]`), []string{zipPath}),
-			chromedp.Submit(chromedp.CSS(`input[name=zip]`)),
-			chromedp.WaitVisible(`//p[contains(., "Version 1 was uploaded")]`),
-		)
-	}
-	logout := chromedp.Steps(
-		chromedp.Click(`//button[text()="Log out"]`),
-		chromedp.WaitVisible(`//a[text()="Log in"]`),
-	)
+	upload := func(name string) chromedp.Action[chromedp.Void] { return d.upload(name, zipPath) }
+	logout := d.logout()
 	d.run("ann uploads", d.register("ann"), upload("Pyro"), logout)
 	d.run("ben uploads", d.register("ben"), upload("Snake"))
 	uploaded := time.Now()

@@ -34,34 +34,14 @@ func TestBrowserEndToEnd(t *testing.T) {
 	}
 	defer conn.Close(ctx)
 
-	dir := t.TempDir()
 	zips := map[string]string{}
 	for _, bot := range []string{"entelect-python3", "entelect-go-reference"} {
-		data, err := zipFolder(filepath.Join("..", "..", "bots", bot))
-		if err != nil {
-			t.Fatal(err)
-		}
-		zips[bot] = filepath.Join(dir, bot+".zip")
-		if err := os.WriteFile(zips[bot], data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		zips[bot] = starterZip(t, bot)
 	}
 
 	d := newDriver(t, ctx, base)
 	run, get, register := d.run, d.get, d.register
-	upload := func(name, zipPath string) chromedp.Action[chromedp.Void] {
-		return chromedp.Steps(
-			chromedp.Navigate(base+"/bots/new"),
-			chromedp.SendKeys(chromedp.CSS(`input[name=name]`), name),
-			chromedp.SetUploadFiles(chromedp.CSS(`input[name=zip]`), []string{zipPath}),
-			chromedp.Submit(chromedp.CSS(`input[name=zip]`)),
-			chromedp.WaitVisible(`//p[contains(., "Version 1 was uploaded")]`),
-		)
-	}
-	logout := chromedp.Steps(
-		chromedp.Click(`//button[text()="Log out"]`),
-		chromedp.WaitVisible(`//a[text()="Log in"]`),
-	)
+	upload, logout := d.upload, d.logout()
 
 	run("ann registers", register("ann"))
 	run("ann uploads the Python bot", upload("Pyro", zips["entelect-python3"]))
@@ -199,6 +179,41 @@ func (d driver) get(what string, a chromedp.Action[string]) string {
 		d.fail(what, err)
 	}
 	return v
+}
+
+// upload sends the zip at zipPath through the upload form as bot name, a
+// new bot's first version.
+func (d driver) upload(name, zipPath string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		chromedp.Navigate(d.base+"/bots/new"),
+		chromedp.SendKeys(chromedp.CSS(`input[name=name]`), name),
+		chromedp.SetUploadFiles(chromedp.CSS(`input[name=zip]`), []string{zipPath}),
+		chromedp.Submit(chromedp.CSS(`input[name=zip]`)),
+		chromedp.WaitVisible(`//p[contains(., "Version 1 was uploaded")]`),
+	)
+}
+
+// logout signs the current user out.
+func (d driver) logout() chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		chromedp.Click(`//button[text()="Log out"]`),
+		chromedp.WaitVisible(`//a[text()="Log in"]`),
+	)
+}
+
+// starterZip zips a starter bot of bots/ into the test's temporary folder
+// and returns the zip's path, for the upload form.
+func starterZip(t *testing.T, bot string) string {
+	t.Helper()
+	data, err := zipFolder(filepath.Join("..", "..", "bots", bot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), bot+".zip")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // register signs a new user up; the account page follows.
