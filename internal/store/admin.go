@@ -56,29 +56,37 @@ type WorkerHeartbeat struct {
 	Hostname   string
 	StartedAt  time.Time
 	LastSeenAt time.Time
-	Running    int
-	Sandbox    string
+	// Running is how many queue jobs (matches, builds, ticks) the worker
+	// holds now, read from the queue itself when listing.
+	Running int
+	Sandbox string
 }
 
-// WorkerBeat records that a worker is alive and how many jobs it runs.
+// WorkerBeat records that a worker is alive.
 func (s *Store) WorkerBeat(ctx context.Context, h WorkerHeartbeat) error {
 	_, err := s.db.Exec(ctx, `
-		INSERT INTO worker_heartbeats (worker_id, hostname, started_at, last_seen_at, running, sandbox)
-		VALUES ($1, $2, $3, now(), $4, $5)
+		INSERT INTO worker_heartbeats (worker_id, hostname, started_at, last_seen_at, sandbox)
+		VALUES ($1, $2, $3, now(), $4)
 		ON CONFLICT (worker_id) DO UPDATE
-		SET last_seen_at = now(), running = EXCLUDED.running, sandbox = EXCLUDED.sandbox`,
-		h.WorkerID, h.Hostname, h.StartedAt, h.Running, h.Sandbox)
+		SET last_seen_at = now(), sandbox = EXCLUDED.sandbox`,
+		h.WorkerID, h.Hostname, h.StartedAt, h.Sandbox)
 	if err != nil {
 		return fmt.Errorf("store: heartbeat of worker %s: %w", h.WorkerID, err)
 	}
 	return nil
 }
 
-// WorkerList lists workers seen since a time, most recent first.
+// WorkerList lists workers seen since a time, most recent first, each with
+// the jobs it is running. A job's worker is the last client that took it
+// (River's attempted_by), which is the worker's heartbeat id.
 func (s *Store) WorkerList(ctx context.Context, since time.Time) ([]WorkerHeartbeat, error) {
 	rows, err := s.db.Query(ctx, `
-		SELECT worker_id, hostname, started_at, last_seen_at, running, sandbox
-		FROM worker_heartbeats WHERE last_seen_at >= $1 ORDER BY last_seen_at DESC`, since)
+		SELECT h.worker_id, h.hostname, h.started_at, h.last_seen_at,
+		       (SELECT count(*) FROM river_job j
+		        WHERE j.state = 'running'
+		          AND j.attempted_by[cardinality(j.attempted_by)] = h.worker_id)::int,
+		       h.sandbox
+		FROM worker_heartbeats h WHERE h.last_seen_at >= $1 ORDER BY h.last_seen_at DESC`, since)
 	if err != nil {
 		return nil, fmt.Errorf("store: list workers: %w", err)
 	}

@@ -54,7 +54,7 @@ func TestAdminConsole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.st.WorkerBeat(b.ctx, store.WorkerHeartbeat{WorkerID: "host-a:42", Hostname: "host-a", StartedAt: time.Now(), Running: 1, Sandbox: "bwrap"}); err != nil {
+	if err := b.st.WorkerBeat(b.ctx, store.WorkerHeartbeat{WorkerID: "host-a:42", Hostname: "host-a", StartedAt: time.Now(), Sandbox: "bwrap"}); err != nil {
 		t.Fatal(err)
 	}
 
