@@ -83,7 +83,16 @@ func play(ctx context.Context, c config, stdin io.Reader, stdout, stderr io.Writ
 			return err
 		}
 	}
-	bots, manifestGame := loader.LoadBots(c.bots)
+	seatTmp, err := os.MkdirTemp("", "battleship-seats-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(seatTmp)
+	dirs, err := ownFolders(c.bots, seatTmp, stderr)
+	if err != nil {
+		return err
+	}
+	bots, manifestGame := loader.LoadBots(dirs)
 	name := c.game
 	if name == "" {
 		name = manifestGame
