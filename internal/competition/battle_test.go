@@ -20,7 +20,7 @@ import (
 // noQueue accepts every match; the test plays them itself.
 type noQueue struct{}
 
-func (noQueue) EnqueueMatchTx(context.Context, pgx.Tx, int64) error { return nil }
+func (noQueue) EnqueueMatchTx(context.Context, pgx.Tx, int64) (bool, error) { return true, nil }
 
 type fixture struct {
 	ctx  context.Context

@@ -26,9 +26,9 @@ type clanBundle struct {
 	queued []int64
 }
 
-func (b *clanBundle) EnqueueMatchTx(_ context.Context, _ pgx.Tx, matchID int64) error {
+func (b *clanBundle) EnqueueMatchTx(_ context.Context, _ pgx.Tx, matchID int64) (bool, error) {
 	b.queued = append(b.queued, matchID)
-	return nil
+	return true, nil
 }
 
 func clanSetup(t *testing.T) *clanBundle {

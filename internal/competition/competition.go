@@ -17,9 +17,11 @@ import (
 	"github.com/broadside/broadside/internal/store"
 )
 
-// Enqueuer puts match jobs on the queue inside a transaction.
+// Enqueuer puts match jobs on the queue inside a transaction. It reports
+// whether it added a job: false means an unfinished job of the match
+// already waits or runs.
 type Enqueuer interface {
-	EnqueueMatchTx(ctx context.Context, tx pgx.Tx, matchID int64) error
+	EnqueueMatchTx(ctx context.Context, tx pgx.Tx, matchID int64) (added bool, err error)
 }
 
 // Error is a refusal a user can act on: its message is safe to show.
@@ -88,8 +90,13 @@ func (s *Service) createMatch(ctx context.Context, st *store.Store, tx pgx.Tx, p
 	if err != nil {
 		return 0, err
 	}
-	if err := s.queue.EnqueueMatchTx(ctx, tx, m.ID); err != nil {
+	added, err := s.queue.EnqueueMatchTx(ctx, tx, m.ID)
+	if err != nil {
 		return 0, fmt.Errorf("enqueue match %d: %w", m.ID, err)
+	}
+	if !added {
+		// The match was recorded just now: no job of it can exist yet.
+		return 0, fmt.Errorf("enqueue match %d: a job of the new match already exists", m.ID)
 	}
 	return m.ID, nil
 }

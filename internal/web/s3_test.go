@@ -8,16 +8,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/botzip"
 	"github.com/broadside/broadside/internal/testblob"
-	"github.com/broadside/broadside/internal/web"
 )
 
 // TestS3Storage runs the portal's uploads and downloads against a real S3
 // server on loopback, and stops that server under an upload.
 func TestS3Storage(t *testing.T) {
 	srv := testblob.Start(t)
-	b := setupBucket(t, web.ZipInspector{Limits: botzip.DefaultLimits()}, srv.NewBucket(t))
+	b := setupBucket(t, botupload.ZipInspector{Limits: botzip.DefaultLimits()}, srv.NewBucket(t))
 	alice := b.browser(t)
 	alice.register("alice")
 

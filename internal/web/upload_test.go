@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/botzip"
-	"github.com/broadside/broadside/internal/web"
 )
 
 type zipFile struct {
@@ -89,7 +89,7 @@ func randomBytes(n int) []byte {
 }
 
 func TestUpload(t *testing.T) {
-	b := setup(t, web.ZipInspector{Limits: botzip.DefaultLimits()}) // portal limit: 1 MiB
+	b := setup(t, botupload.ZipInspector{Limits: botzip.DefaultLimits()}) // portal limit: 1 MiB
 	br := b.browser(t)
 	br.register("ann")
 
