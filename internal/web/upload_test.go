@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/botzip"
 )
@@ -115,7 +116,7 @@ func TestUpload(t *testing.T) {
 		if got := b.queue.buildIDs(); len(got) != 1 || got[0] != vs[0].ID {
 			t.Fatalf("builds enqueued %v, want [%d]", got, vs[0].ID)
 		}
-		if ok, err := b.blobs.Exists(b.ctx, fmt.Sprintf("bots/%d/versions/1/source.zip", botID)); err != nil || !ok {
+		if ok, err := b.blobs.Exists(b.ctx, blob.SourceKey(botID, 1)); err != nil || !ok {
 			t.Fatalf("zip not in the blob store: %v", err)
 		}
 		res = br.upload("pyro", goodZip(t))
