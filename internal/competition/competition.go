@@ -13,6 +13,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/broadside/broadside/internal/game"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/ladder"
 	"github.com/broadside/broadside/internal/store"
 )
@@ -67,8 +69,11 @@ type Service struct {
 	Ladder ladder.Config
 	// ChallengesPerHour limits how many challenges one user may send.
 	ChallengesPerHour int
-	// DefaultMapSize is the map size of ladder and challenge matches, per game.
+	// DefaultMapSize is the map size of ladder and challenge matches, per
+	// game; a game not named here plays its rule set's LadderMapSize.
 	DefaultMapSize map[string]int
+	// Rules answers what battles and matches need to know of each game.
+	Rules *game.Registry
 }
 
 // New returns a Service.
@@ -80,7 +85,8 @@ func New(st *store.Store, queue Enqueuer, logger *slog.Logger) *Service {
 		now:               time.Now,
 		Ladder:            ladder.DefaultConfig(),
 		ChallengesPerHour: 30,
-		DefaultMapSize:    map[string]int{"entelect": 2},
+		DefaultMapSize:    map[string]int{},
+		Rules:             rulesets.Registry(),
 	}
 }
 
@@ -105,7 +111,17 @@ func (s *Service) mapSize(game string) int {
 	if v, ok := s.DefaultMapSize[game]; ok {
 		return v
 	}
-	return 0
+	return s.traits(game).LadderMapSize
+}
+
+// traits returns what the rule set of game answers; an unknown game (one
+// no longer hosted) answers nothing.
+func (s *Service) traits(name string) game.Traits {
+	rs, err := s.Rules.Get(name)
+	if err != nil {
+		return game.Traits{}
+	}
+	return rs.Traits()
 }
 
 // deriveSeed mixes a base seed with indexes (splitmix64), so every game of

@@ -3,7 +3,6 @@ package jobs
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/game"
@@ -14,7 +13,7 @@ import (
 // its ratings. The caller completes the job in the same transaction.
 // store.ErrMatchDone means another attempt recorded it already.
 func recordResult(ctx context.Context, st *store.Store, p *played) error {
-	results, err := seatResults(p.match, p.summary)
+	results, err := seatResults(p.match, p.summary, p.traits)
 	if err != nil {
 		return err
 	}
@@ -34,18 +33,9 @@ func recordResult(ctx context.Context, st *store.Store, p *played) error {
 	return competition.RateMatch(ctx, st, p.match, results)
 }
 
-// seatKey is the key a rule set gives a seat when the bot brings none:
-// Entelect's A and B, the others' seat number.
-func seatKey(gameName string, seat int) string {
-	if gameName == "entelect" {
-		return string(rune('A' + seat))
-	}
-	return strconv.Itoa(seat)
-}
-
 // seatResults maps the summary's players (in finishing order for some
-// rule sets) back to the match's seats by key.
-func seatResults(m *store.MatchRow, sum *game.Summary) ([]store.MatchPlayerResult, error) {
+// rule sets) back to the match's seats by the keys the rule set gives them.
+func seatResults(m *store.MatchRow, sum *game.Summary, traits game.Traits) ([]store.MatchPlayerResult, error) {
 	if len(sum.Players) != len(m.Players) {
 		return nil, fmt.Errorf("match %d: summary has %d players for %d seats", m.ID, len(sum.Players), len(m.Players))
 	}
@@ -69,9 +59,9 @@ func seatResults(m *store.MatchRow, sum *game.Summary) ([]store.MatchPlayerResul
 	}
 	out := make([]store.MatchPlayerResult, len(m.Players))
 	for i, seat := range m.Players {
-		p, ok := byKey[seatKey(m.Game, seat.Seat)]
+		p, ok := byKey[traits.Key(seat.Seat)]
 		if !ok {
-			return nil, fmt.Errorf("match %d: no result for seat %d (key %s)", m.ID, seat.Seat, seatKey(m.Game, seat.Seat))
+			return nil, fmt.Errorf("match %d: no result for seat %d (key %s)", m.ID, seat.Seat, traits.Key(seat.Seat))
 		}
 		outcome := "loss"
 		switch {

@@ -15,8 +15,11 @@ import (
 	"github.com/jackc/pgx/v5"
 	"gocloud.dev/blob"
 
+	"github.com/broadside/broadside/internal/botmeta"
 	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/competition"
+	"github.com/broadside/broadside/internal/game"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -53,6 +56,9 @@ type Config struct {
 	SessionTTL time.Duration
 	// Games lists the rule sets with a leaderboard, the main one first.
 	Games []string
+	// Rules answers what pages need to know of each game (seat keys,
+	// map sizes, battle formats).
+	Rules *game.Registry
 	// ChallengeMapSize is the map size of challenge matches.
 	ChallengeMapSize int
 	// LoginAttempts failed log-ins per client address, or
@@ -78,10 +84,12 @@ type Config struct {
 
 // DefaultConfig returns the settings the portal runs with unless told otherwise.
 func DefaultConfig() Config {
+	rules := rulesets.Registry()
 	return Config{
 		UploadMaxBytes:   20 << 20,
 		SessionTTL:       30 * 24 * time.Hour,
-		Games:            []string{"entelect", "brainjar", "deepship", "hitandsunk"},
+		Games:            mainFirst(rules.Names(), botmeta.DefaultGame),
+		Rules:            rules,
 		ChallengeMapSize: 2,
 		LoginAttempts:    10,
 		// More than one address may try: an attacker with many
@@ -92,6 +100,17 @@ func DefaultConfig() Config {
 		RegisterWindow:       time.Hour,
 		LeaderboardTTL:       2 * time.Second,
 	}
+}
+
+// mainFirst returns names with main moved to the front.
+func mainFirst(names []string, main string) []string {
+	out := []string{main}
+	for _, n := range names {
+		if n != main {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Handler serves the portal.
@@ -133,6 +152,7 @@ func New(st *store.Store, blobs *blob.Bucket, queue Queue, inspect botupload.Ins
 	h.live = newLiveHub(st, logger)
 	h.board = newLeaderboardCache(cfg.LeaderboardTTL, h.now)
 	h.comp = competition.New(st, queue, logger)
+	h.comp.Rules = cfg.Rules
 	for _, g := range cfg.Games {
 		h.comp.DefaultMapSize[g] = cfg.ChallengeMapSize
 	}
