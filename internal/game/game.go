@@ -14,8 +14,17 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/broadside/broadside/internal/sandbox"
+	"github.com/broadside/broadside/internal/command"
 )
+
+// Runner starts bot processes: the commands of a bot's turns, or one
+// long-lived process per match. Run returns an error only when the command
+// could not be started; what the command did is its Result. The sandbox's
+// runners (internal/sandbox) satisfy it.
+type Runner interface {
+	Run(ctx context.Context, cmd command.Cmd) (command.Result, error)
+	Start(ctx context.Context, cmd command.Cmd) (command.Process, error)
+}
 
 // Bot is one seat in a match, as the rule set sees it.
 type Bot struct {
@@ -46,7 +55,7 @@ type Bot struct {
 	// Runner, when set, starts this seat's processes instead of
 	// Options.Runner: the portal gives each bot a sandbox session of its own
 	// that sees only that bot's folder.
-	Runner sandbox.Runner
+	Runner Runner
 	// Notes are put at the top of the bot's log: what the platform had to
 	// choose for it, such as which Python "python" starts.
 	Notes []string
@@ -101,7 +110,7 @@ type Options struct {
 	Halt func(ctx context.Context) error
 	// Runner starts bot processes: confined by bubblewrap in the portal, and
 	// optionally in the local command.
-	Runner sandbox.Runner
+	Runner Runner
 	// EngineLog, when set, also receives the engine log (--clog).
 	EngineLog io.Writer
 	// Pretty, when set, receives a drawing of both maps every round (--pretty).
