@@ -137,6 +137,9 @@ type Handler struct {
 
 // New returns the portal's handler.
 func New(st *store.Store, blobs *blob.Bucket, queue Queue, inspect botupload.Inspector, logger *slog.Logger, cfg Config) *Handler {
+	if cfg.Rules == nil {
+		cfg.Rules = rulesets.Registry()
+	}
 	h := &Handler{
 		store:     st,
 		blobs:     blobs,
