@@ -154,7 +154,7 @@ func play(ctx context.Context, c config, stdin io.Reader, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	if err := writeBotLogs(rs.Name(), replayDir, sum); err != nil {
+	if err := writeBotLogs(rs.Traits(), replayDir, sum); err != nil {
 		return err
 	}
 	if c.json {
@@ -272,10 +272,11 @@ func isTerminal(r io.Reader) bool {
 }
 
 // writeBotLogs puts each bot's own log of the match in the replay folder,
-// as <key>/log.txt. Entelect's rule set writes them itself, round by round.
-// The portal does not do this: there a bot's log goes to its owner only.
-func writeBotLogs(gameName, replayDir string, sum *game.Summary) error {
-	if gameName == botmeta.GameEntelect {
+// as <key>/log.txt, unless the rule set writes them itself (Entelect, round
+// by round). The portal does not do this: there a bot's log goes to its
+// owner only.
+func writeBotLogs(traits game.Traits, replayDir string, sum *game.Summary) error {
+	if traits.WritesBotLogs {
 		return nil
 	}
 	for i, p := range sum.Players {

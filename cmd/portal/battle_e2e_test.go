@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -93,7 +94,7 @@ func TestBrowserBattle(t *testing.T) {
 		res, err := st.UploadRecord(ctx, store.UploadParams{
 			OwnerID: annID, Name: fmt.Sprintf("Gopher %d", i), Game: "entelect", Language: "Go", BotType: "Golang",
 			Manifest: json.RawMessage(`{"BotType":"Golang","RunFile":"bot"}`), SourceSHA256: "00", SourceSize: int64(len(data)),
-			SourceKey: func(botID int64, n int) string { return fmt.Sprintf("bots/%d/versions/%d/source.zip", botID, n) },
+			SourceKey: blob.SourceKey,
 		})
 		if err != nil {
 			t.Fatal(err)

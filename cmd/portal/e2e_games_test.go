@@ -97,7 +97,8 @@ func TestBrowserHitAndSunk(t *testing.T) {
 			return err
 		}
 		matchID = mr.ID
-		return client.EnqueueMatchTx(ctx, tx, mr.ID)
+		_, err = client.EnqueueMatchTx(ctx, tx, mr.ID)
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -112,7 +112,8 @@ func TestBrowserViewer(t *testing.T) {
 				return err
 			}
 			id = m.ID
-			return client.EnqueueMatchTx(ctx, tx, m.ID)
+			_, err = client.EnqueueMatchTx(ctx, tx, m.ID)
+			return err
 		})
 		if err != nil {
 			t.Fatal(err)

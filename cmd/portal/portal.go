@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/broadside/broadside/internal/blob"
+	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/botzip"
 	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/store"
@@ -28,6 +29,8 @@ type Main struct {
 	store   *store.Store
 	blobs   *blob.Bucket
 	handler *web.Handler
+	// uploads records bot zips; seeding the house bots uses it.
+	uploads *botupload.Service
 	ln      net.Listener
 	srv     *http.Server
 	served  chan error
@@ -66,7 +69,9 @@ func (m *Main) open(ctx context.Context) error {
 	limits := botzip.DefaultLimits()
 	limits.MaxZipBytes = m.cfg.UploadMaxBytes
 	m.store = store.New(pool)
-	m.handler = web.New(m.store, m.blobs, queue, web.ZipInspector{Limits: limits}, m.logger, wcfg)
+	inspect := botupload.ZipInspector{Limits: limits}
+	m.handler = web.New(m.store, m.blobs, queue, inspect, m.logger, wcfg)
+	m.uploads = botupload.New(m.store, m.blobs, queue, inspect, m.logger, m.cfg.UploadMaxBytes)
 	return nil
 }
 

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/broadside/broadside/internal/web"
+	"github.com/broadside/broadside/internal/botupload"
 )
 
 // houseUser owns the starter bots; it cannot log in.
@@ -47,7 +47,7 @@ func seedHouseBots(ctx context.Context, cfg Config, logger *slog.Logger, dir str
 		if err != nil {
 			return err
 		}
-		res, err := m.handler.SaveUpload(ctx, web.Upload{
+		res, err := m.uploads.Save(ctx, botupload.Upload{
 			OwnerID: house.ID, Name: e.Name(), Zip: bytes.NewReader(data), Size: int64(len(data)),
 			House: true, SkipUnchanged: true,
 		})

@@ -16,6 +16,7 @@ import (
 
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/build"
+	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/sandbox"
@@ -40,7 +41,7 @@ func recompute(ctx context.Context, cfg Config, write bool, stdout io.Writer) er
 		return fmt.Errorf("connect to DATABASE_URL: %w", err)
 	}
 	defer pool.Close()
-	rep, err := jobs.RecomputeRatings(ctx, pool, write)
+	rep, err := competition.RecomputeRatings(ctx, store.New(pool), write)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ func (s *Service) EditBattle(ctx context.Context, actorID, battleID int64, p Bat
 		if b.Status != "open" {
 			return refuse("%s is %s; a battle can only be edited before it starts.", b.Name, b.Status)
 		}
-		if err := p.validate(s.now(), games, b); err != nil {
+		if err := p.validate(s.now(), games, s.Rules, b); err != nil {
 			return err
 		}
 		if p.Game != b.Game && b.Entries > 0 {

@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/broadside/broadside/internal/game/hitandsunk"
+	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/tournament"
 )
@@ -19,9 +20,30 @@ import (
 // organiser role.
 var ErrNotOrganiser = errors.New("only organisers can create or change battles")
 
-// FreeForAllGame is the game whose battles are free-for-alls of all
-// entrants; every other game plays two-player formats.
-const FreeForAllGame = "hitandsunk"
+// freeForAllTitles names the games among games whose battles are
+// free-for-alls.
+func freeForAllTitles(rules *game.Registry, games []string) []string {
+	var out []string
+	for _, g := range games {
+		if rs, err := rules.Get(g); err == nil && rs.Traits().FreeForAll {
+			out = append(out, rs.Traits().Title)
+		}
+	}
+	return out
+}
+
+// mapSizeWords lists map sizes as people say them: "1 (small), 2
+// (medium) or 3 (large)".
+func mapSizeWords(sizes []game.MapSize) string {
+	words := make([]string, len(sizes))
+	for i, m := range sizes {
+		words[i] = fmt.Sprintf("%d (%s)", m.Size, m.Name)
+	}
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
 
 // BattleParams is what an organiser fills in to create a battle.
 type BattleParams struct {
@@ -39,15 +61,16 @@ type BattleParams struct {
 }
 
 // Validate checks the fields against the platform's rules; games lists
-// the games that may host battles. Its error is a refusal to show.
-func (p *BattleParams) Validate(now time.Time, games []string) error {
-	return p.validate(now, games, nil)
+// the games that may host battles, and rules answers what each game
+// allows. Its error is a refusal to show.
+func (p *BattleParams) Validate(now time.Time, games []string, rules *game.Registry) error {
+	return p.validate(now, games, rules, nil)
 }
 
 // validate checks p as new settings of battle was, or of a new battle when
 // was is nil. An edited battle may keep an entry deadline that has passed
 // while it waits for its start time, but times it moves must be to come.
-func (p *BattleParams) validate(now time.Time, games []string, was *store.Battle) error {
+func (p *BattleParams) validate(now time.Time, games []string, rules *game.Registry, was *store.Battle) error {
 	p.Name = strings.TrimSpace(p.Name)
 	var msgs []string
 	if p.Name == "" || utf8.RuneCountInString(p.Name) > 80 {
@@ -56,16 +79,21 @@ func (p *BattleParams) validate(now time.Time, games []string, was *store.Battle
 	if !contains(games, p.Game) {
 		msgs = append(msgs, fmt.Sprintf("Choose one of the games %s.", strings.Join(games, ", ")))
 	}
+	var traits game.Traits
+	if rs, err := rules.Get(p.Game); err == nil {
+		traits = rs.Traits()
+	}
 	switch {
-	case p.Game == FreeForAllGame && p.Format != freeForAll:
-		msgs = append(msgs, "Hit and Sunk battles are free-for-alls of all entrants: choose the free-for-all format.")
-	case p.Game != FreeForAllGame && p.Format == freeForAll:
-		msgs = append(msgs, "Only Hit and Sunk battles can be free-for-alls; choose round robin, double elimination or Swiss.")
+	case traits.FreeForAll && p.Format != freeForAll:
+		msgs = append(msgs, fmt.Sprintf("%s battles are free-for-alls of all entrants: choose the free-for-all format.", traits.Title))
+	case !traits.FreeForAll && p.Format == freeForAll:
+		msgs = append(msgs, fmt.Sprintf("Only %s battles can be free-for-alls; choose round robin, double elimination or Swiss.",
+			strings.Join(freeForAllTitles(rules, games), " or ")))
 	case !contains([]string{string(tournament.RoundRobin), string(tournament.DoubleElimination), string(tournament.Swiss), freeForAll}, p.Format):
 		msgs = append(msgs, "Choose a format: round robin, double elimination, Swiss or free-for-all.")
 	}
-	if p.Game == "entelect" && (p.MapSize < 1 || p.MapSize > 3) {
-		msgs = append(msgs, "The Entelect map size is 1 (small), 2 (medium) or 3 (large).")
+	if len(traits.MapSizes) > 0 && !slices.ContainsFunc(traits.MapSizes, func(m game.MapSize) bool { return m.Size == p.MapSize }) {
+		msgs = append(msgs, fmt.Sprintf("The %s map size is %s.", traits.Title, mapSizeWords(traits.MapSizes)))
 	}
 	if p.MapSize < 0 || p.MapSize > 3 {
 		msgs = append(msgs, "The map size is 0 (the game's default) to 3.")
@@ -131,7 +159,7 @@ func (s *Service) CreateBattle(ctx context.Context, actorID int64, p BattleParam
 	if err := requireOrganiser(ctx, s.store, actorID); err != nil {
 		return 0, err
 	}
-	if err := p.Validate(s.now(), games); err != nil {
+	if err := p.Validate(s.now(), games, s.Rules); err != nil {
 		return 0, err
 	}
 	var id int64
@@ -159,6 +187,11 @@ func (s *Service) EnterBattle(ctx context.Context, userID, battleID, botID int64
 	} else if err != nil {
 		return err
 	}
+	var seats int
+	traits := s.traits(b.Game)
+	if rs, err := s.Rules.Get(b.Game); err == nil {
+		_, seats = rs.Seats()
+	}
 	switch {
 	case b.Status != "open" || !s.now().Before(b.EntryDeadline):
 		return refuse("Entries to %s are closed.", b.Name)
@@ -170,9 +203,9 @@ func (s *Service) EnterBattle(ctx context.Context, userID, battleID, botID int64
 		return refuse("%s is disabled and cannot be entered.", bot.Name)
 	case bot.CurrentVersionID == nil:
 		return refuse("%s has no successfully built version yet; enter it once a build succeeds.", bot.Name)
-	case b.Format == freeForAll && b.Entries >= hitandsunk.MaxShips:
+	case b.Format == freeForAll && b.Entries >= seats:
 		// Every entrant plays in the one game, which seats at most this many.
-		return refuse("%s is full: a Hit and Sunk game seats at most %d bots.", b.Name, hitandsunk.MaxShips)
+		return refuse("%s is full: a %s game seats at most %d bots.", b.Name, traits.Title, seats)
 	}
 	err = s.store.BattleEnter(ctx, battleID, botID, userID)
 	if errors.Is(err, store.ErrConflict) {

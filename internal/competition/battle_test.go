@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
@@ -20,7 +21,7 @@ import (
 // noQueue accepts every match; the test plays them itself.
 type noQueue struct{}
 
-func (noQueue) EnqueueMatchTx(context.Context, pgx.Tx, int64) error { return nil }
+func (noQueue) EnqueueMatchTx(context.Context, pgx.Tx, int64) (bool, error) { return true, nil }
 
 type fixture struct {
 	ctx  context.Context
@@ -54,7 +55,7 @@ func newFixture(t *testing.T, game string, n int) *fixture {
 		res, err := st.UploadRecord(ctx, store.UploadParams{
 			OwnerID: u.ID, Name: fmt.Sprintf("bot%d", i), Game: game, Language: "Python3", BotType: "Python3",
 			Manifest: json.RawMessage(`{}`), SourceSHA256: "00", SourceSize: 1,
-			SourceKey: func(botID int64, v int) string { return fmt.Sprintf("bots/%d/%d.zip", botID, v) },
+			SourceKey: blob.SourceKey,
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
@@ -26,9 +27,9 @@ type clanBundle struct {
 	queued []int64
 }
 
-func (b *clanBundle) EnqueueMatchTx(_ context.Context, _ pgx.Tx, matchID int64) error {
+func (b *clanBundle) EnqueueMatchTx(_ context.Context, _ pgx.Tx, matchID int64) (bool, error) {
 	b.queued = append(b.queued, matchID)
-	return nil
+	return true, nil
 }
 
 func clanSetup(t *testing.T) *clanBundle {
@@ -57,7 +58,7 @@ func (b *clanBundle) bot(t *testing.T, owner int64, built bool) int64 {
 	res, err := b.st.UploadRecord(b.ctx, store.UploadParams{
 		OwnerID: owner, Name: fmt.Sprintf("bot%d", clanSeq.Add(1)), Game: "entelect", Language: "Python3", BotType: "Python3",
 		Manifest: json.RawMessage(`{}`), SourceSHA256: "00", SourceSize: 1,
-		SourceKey: func(botID int64, n int) string { return fmt.Sprintf("s/%d/%d.zip", botID, n) },
+		SourceKey: blob.SourceKey,
 	})
 	if err != nil {
 		t.Fatal(err)

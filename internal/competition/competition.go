@@ -13,13 +13,17 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/broadside/broadside/internal/game"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/ladder"
 	"github.com/broadside/broadside/internal/store"
 )
 
-// Enqueuer puts match jobs on the queue inside a transaction.
+// Enqueuer puts match jobs on the queue inside a transaction. It reports
+// whether it added a job: false means an unfinished job of the match
+// already waits or runs.
 type Enqueuer interface {
-	EnqueueMatchTx(ctx context.Context, tx pgx.Tx, matchID int64) error
+	EnqueueMatchTx(ctx context.Context, tx pgx.Tx, matchID int64) (added bool, err error)
 }
 
 // Error is a refusal a user can act on: its message is safe to show.
@@ -65,8 +69,11 @@ type Service struct {
 	Ladder ladder.Config
 	// ChallengesPerHour limits how many challenges one user may send.
 	ChallengesPerHour int
-	// DefaultMapSize is the map size of ladder and challenge matches, per game.
+	// DefaultMapSize is the map size of ladder and challenge matches, per
+	// game; a game not named here plays its rule set's LadderMapSize.
 	DefaultMapSize map[string]int
+	// Rules answers what battles and matches need to know of each game.
+	Rules *game.Registry
 }
 
 // New returns a Service.
@@ -78,7 +85,8 @@ func New(st *store.Store, queue Enqueuer, logger *slog.Logger) *Service {
 		now:               time.Now,
 		Ladder:            ladder.DefaultConfig(),
 		ChallengesPerHour: 30,
-		DefaultMapSize:    map[string]int{"entelect": 2},
+		DefaultMapSize:    map[string]int{},
+		Rules:             rulesets.Registry(),
 	}
 }
 
@@ -88,8 +96,13 @@ func (s *Service) createMatch(ctx context.Context, st *store.Store, tx pgx.Tx, p
 	if err != nil {
 		return 0, err
 	}
-	if err := s.queue.EnqueueMatchTx(ctx, tx, m.ID); err != nil {
+	added, err := s.queue.EnqueueMatchTx(ctx, tx, m.ID)
+	if err != nil {
 		return 0, fmt.Errorf("enqueue match %d: %w", m.ID, err)
+	}
+	if !added {
+		// The match was recorded just now: no job of it can exist yet.
+		return 0, fmt.Errorf("enqueue match %d: a job of the new match already exists", m.ID)
 	}
 	return m.ID, nil
 }
@@ -98,7 +111,17 @@ func (s *Service) mapSize(game string) int {
 	if v, ok := s.DefaultMapSize[game]; ok {
 		return v
 	}
-	return 0
+	return s.traits(game).LadderMapSize
+}
+
+// traits returns what the rule set of game answers; an unknown game (one
+// no longer hosted) answers nothing.
+func (s *Service) traits(name string) game.Traits {
+	rs, err := s.Rules.Get(name)
+	if err != nil {
+		return game.Traits{}
+	}
+	return rs.Traits()
 }
 
 // deriveSeed mixes a base seed with indexes (splitmix64), so every game of

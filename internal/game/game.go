@@ -11,10 +11,20 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 	"time"
 
-	"github.com/broadside/broadside/internal/sandbox"
+	"github.com/broadside/broadside/internal/command"
 )
+
+// Runner starts bot processes: the commands of a bot's turns, or one
+// long-lived process per match. Run returns an error only when the command
+// could not be started; what the command did is its Result. The sandbox's
+// runners (internal/sandbox) satisfy it.
+type Runner interface {
+	Run(ctx context.Context, cmd command.Cmd) (command.Result, error)
+	Start(ctx context.Context, cmd command.Cmd) (command.Process, error)
+}
 
 // Bot is one seat in a match, as the rule set sees it.
 type Bot struct {
@@ -45,7 +55,7 @@ type Bot struct {
 	// Runner, when set, starts this seat's processes instead of
 	// Options.Runner: the portal gives each bot a sandbox session of its own
 	// that sees only that bot's folder.
-	Runner sandbox.Runner
+	Runner Runner
 	// Notes are put at the top of the bot's log: what the platform had to
 	// choose for it, such as which Python "python" starts.
 	Notes []string
@@ -100,7 +110,7 @@ type Options struct {
 	Halt func(ctx context.Context) error
 	// Runner starts bot processes: confined by bubblewrap in the portal, and
 	// optionally in the local command.
-	Runner sandbox.Runner
+	Runner Runner
 	// EngineLog, when set, also receives the engine log (--clog).
 	EngineLog io.Writer
 	// Pretty, when set, receives a drawing of both maps every round (--pretty).
@@ -187,4 +197,47 @@ type RuleSet interface {
 	// played at all (for example the replay folder is not writable); anything
 	// a bot does wrong is part of the result, never an error.
 	Play(ctx context.Context, bots []Bot, opts Options) (*Summary, error)
+	// Traits answers what the platform asks of the rule set besides
+	// playing: titles, seat keys, map sizes, battle formats.
+	Traits() Traits
+}
+
+// Traits are a rule set's answers to the questions the platform asks of
+// a game by name, so that no package outside the rule set's own needs to
+// know which game behaves how.
+type Traits struct {
+	// Title is the rule set's name as people write it ("Hit and Sunk").
+	Title string
+	// SeatKey is the key the rule set gives seat i (from 0) when the bot
+	// brings none; nil means the seat's number ("0", "1", ...).
+	SeatKey func(seat int) string
+	// MapSizes are the map sizes a match may ask for, smallest first;
+	// empty means the rule set has one map and Options.Size is ignored.
+	MapSizes []MapSize
+	// LadderMapSize is the map size of the platform's ladder and
+	// challenge matches unless the portal is told otherwise; 0 means the
+	// rule set's default.
+	LadderMapSize int
+	// FreeForAll says a battle of this game is one free-for-all of all
+	// its entrants rather than two-player pairings.
+	FreeForAll bool
+	// WritesBotLogs says Play itself writes each bot's log into the
+	// replay folder (Entelect, round by round); otherwise the local
+	// command writes them at the end.
+	WritesBotLogs bool
+}
+
+// MapSize is one map size a rule set offers.
+type MapSize struct {
+	Size int
+	// Name says it in words ("small").
+	Name string
+}
+
+// Key returns the key of seat i when the bot brings none.
+func (t Traits) Key(seat int) string {
+	if t.SeatKey != nil {
+		return t.SeatKey(seat)
+	}
+	return strconv.Itoa(seat)
 }

@@ -4,11 +4,9 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/broadside/broadside/internal/blob"
+	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/botzip"
 	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/store"
@@ -97,36 +96,19 @@ func newEnv(t *testing.T, pool *pgxpool.Pool, bucketDir string) *env {
 	return e
 }
 
-// upload does what the portal does with an upload: check the zip, store
-// it, record the version and queue its build, all or nothing.
+// upload records a bot zip through the portal's own upload service:
+// check the zip, store it, record the version and queue its build, all or
+// nothing.
 func (e *env) upload(t *testing.T, name string, data []byte) int64 {
 	t.Helper()
-	m, err := botzip.Inspect(bytes.NewReader(data), int64(len(data)), botzip.DefaultLimits())
+	limits := botzip.DefaultLimits()
+	svc := botupload.New(e.st, e.bucket, e.client, botupload.ZipInspector{Limits: limits},
+		slog.New(slog.DiscardHandler), limits.MaxZipBytes)
+	res, err := svc.Save(e.ctx, botupload.Upload{OwnerID: e.owner, Name: name, Zip: bytes.NewReader(data), Size: int64(len(data))})
 	if err != nil {
 		t.Fatalf("upload %s: %v", name, err)
 	}
-	sum := sha256.Sum256(data)
-	manifest, _ := json.Marshal(m)
-	var versionID int64
-	err = pgx.BeginFunc(e.ctx, e.pool, func(tx pgx.Tx) error {
-		res, err := store.NewTx(tx).UploadRecord(e.ctx, store.UploadParams{
-			OwnerID: e.owner, Name: name, Game: m.Game, Language: m.BotType.String(), BotType: m.BotType.String(),
-			Manifest: manifest, SourceSHA256: hex.EncodeToString(sum[:]), SourceSize: int64(len(data)),
-			SourceKey: blob.SourceKey,
-		})
-		if err != nil {
-			return err
-		}
-		versionID = res.VersionID
-		if err := blob.Put(e.ctx, e.bucket, res.SourceKey, bytes.NewReader(data), "application/zip"); err != nil {
-			return err
-		}
-		return e.client.EnqueueBuildTx(e.ctx, tx, res.VersionID)
-	})
-	if err != nil {
-		t.Fatalf("upload %s: %v", name, err)
-	}
-	return versionID
+	return res.VersionID
 }
 
 // waitBuilt waits for a version's build to end and returns it.
@@ -172,7 +154,8 @@ func (e *env) queueMatch(t *testing.T, p store.MatchCreateParams, botIDs []int64
 			return err
 		}
 		id = m.ID
-		return e.client.EnqueueMatchTx(e.ctx, tx, m.ID)
+		_, err = e.client.EnqueueMatchTx(e.ctx, tx, m.ID)
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,8 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertype"
+
+	"github.com/broadside/broadside/internal/store"
 )
 
 // Queue names: builds and matches have their own so a burst of uploads
@@ -92,27 +94,33 @@ func NewClient(pool *pgxpool.Pool) (*Client, error) {
 }
 
 // EnqueueBuildTx queues the build of a bot version inside tx, so the job
-// exists exactly when the version does.
-func (c *Client) EnqueueBuildTx(ctx context.Context, tx pgx.Tx, versionID int64) error {
-	if _, err := c.river.InsertTx(ctx, tx, BuildArgs{VersionID: versionID}, nil); err != nil {
-		return fmt.Errorf("jobs: enqueue build of version %d: %w", versionID, err)
+// exists exactly when the version does. It reports whether a job was
+// added: false means River skipped it as a duplicate, because an
+// unfinished build job of the version already waits or runs.
+func (c *Client) EnqueueBuildTx(ctx context.Context, tx pgx.Tx, versionID int64) (added bool, err error) {
+	res, err := c.river.InsertTx(ctx, tx, BuildArgs{VersionID: versionID}, nil)
+	if err != nil {
+		return false, fmt.Errorf("jobs: enqueue build of version %d: %w", versionID, err)
 	}
-	return nil
+	return !res.UniqueSkippedAsDuplicate, nil
 }
 
 // EnqueueMatchTx queues a match inside tx, so the job exists exactly when
 // the match does, with its kind's priority: a burst of ladder matches
-// must not hold back a challenge.
-func (c *Client) EnqueueMatchTx(ctx context.Context, tx pgx.Tx, matchID int64) error {
-	var kind string
-	if err := tx.QueryRow(ctx, `SELECT kind FROM matches WHERE id = $1`, matchID).Scan(&kind); err != nil {
-		return fmt.Errorf("jobs: enqueue match %d: %w", matchID, err)
+// must not hold back a challenge. It reports whether a job was added:
+// false means River skipped it as a duplicate, because an unfinished job
+// of the match already waits or runs.
+func (c *Client) EnqueueMatchTx(ctx context.Context, tx pgx.Tx, matchID int64) (added bool, err error) {
+	kind, err := store.NewTx(tx).MatchKind(ctx, matchID)
+	if err != nil {
+		return false, fmt.Errorf("jobs: enqueue match %d: %w", matchID, err)
 	}
 	opts := &river.InsertOpts{Priority: matchPriority(kind)}
-	if _, err := c.river.InsertTx(ctx, tx, MatchArgs{MatchID: matchID}, opts); err != nil {
-		return fmt.Errorf("jobs: enqueue match %d: %w", matchID, err)
+	res, err := c.river.InsertTx(ctx, tx, MatchArgs{MatchID: matchID}, opts)
+	if err != nil {
+		return false, fmt.Errorf("jobs: enqueue match %d: %w", matchID, err)
 	}
-	return nil
+	return !res.UniqueSkippedAsDuplicate, nil
 }
 
 // Timeouts of the job kinds. A job running longer is canceled and retried;

@@ -126,6 +126,8 @@ type played struct {
 	match   *store.MatchRow
 	summary *game.Summary
 	replay  string // blob key
+	// traits are the rule set's, for the seats' keys.
+	traits game.Traits
 }
 
 // play runs the named steps of a match in a private folder removed after.
@@ -175,7 +177,7 @@ func (w *MatchWorker) play(ctx context.Context, id int64, log *slog.Logger) (*pl
 	if err := storeReplay(ctx, w.deps.Bucket, replayDir, filepath.Join(tmp, "replay.zip"), key); err != nil {
 		return nil, err
 	}
-	return &played{match: m, summary: sum, replay: key}, nil
+	return &played{match: m, summary: sum, replay: key, traits: rs.Traits()}, nil
 }
 
 // fetchBots unpacks each seat's built artifact into its own folder.

@@ -3,10 +3,9 @@ package jobs
 import (
 	"context"
 	"fmt"
-	"strconv"
 
+	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/game"
-	"github.com/broadside/broadside/internal/rating"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -14,7 +13,7 @@ import (
 // its ratings. The caller completes the job in the same transaction.
 // store.ErrMatchDone means another attempt recorded it already.
 func recordResult(ctx context.Context, st *store.Store, p *played) error {
-	results, err := seatResults(p.match, p.summary)
+	results, err := seatResults(p.match, p.summary, p.traits)
 	if err != nil {
 		return err
 	}
@@ -31,21 +30,12 @@ func recordResult(ctx context.Context, st *store.Store, p *played) error {
 	if !p.match.Ranked {
 		return nil
 	}
-	return rate(ctx, st, p.match, results)
-}
-
-// seatKey is the key a rule set gives a seat when the bot brings none:
-// Entelect's A and B, the others' seat number.
-func seatKey(gameName string, seat int) string {
-	if gameName == "entelect" {
-		return string(rune('A' + seat))
-	}
-	return strconv.Itoa(seat)
+	return competition.RateMatch(ctx, st, p.match, results)
 }
 
 // seatResults maps the summary's players (in finishing order for some
-// rule sets) back to the match's seats by key.
-func seatResults(m *store.MatchRow, sum *game.Summary) ([]store.MatchPlayerResult, error) {
+// rule sets) back to the match's seats by the keys the rule set gives them.
+func seatResults(m *store.MatchRow, sum *game.Summary, traits game.Traits) ([]store.MatchPlayerResult, error) {
 	if len(sum.Players) != len(m.Players) {
 		return nil, fmt.Errorf("match %d: summary has %d players for %d seats", m.ID, len(sum.Players), len(m.Players))
 	}
@@ -69,9 +59,9 @@ func seatResults(m *store.MatchRow, sum *game.Summary) ([]store.MatchPlayerResul
 	}
 	out := make([]store.MatchPlayerResult, len(m.Players))
 	for i, seat := range m.Players {
-		p, ok := byKey[seatKey(m.Game, seat.Seat)]
+		p, ok := byKey[traits.Key(seat.Seat)]
 		if !ok {
-			return nil, fmt.Errorf("match %d: no result for seat %d (key %s)", m.ID, seat.Seat, seatKey(m.Game, seat.Seat))
+			return nil, fmt.Errorf("match %d: no result for seat %d (key %s)", m.ID, seat.Seat, traits.Key(seat.Seat))
 		}
 		outcome := "loss"
 		switch {
@@ -83,48 +73,6 @@ func seatResults(m *store.MatchRow, sum *game.Summary) ([]store.MatchPlayerResul
 		out[i] = store.MatchPlayerResult{
 			Seat: seat.Seat, Key: p.Key, Points: p.Points, ShipsLeft: p.ShipsLeft, ShotsFired: p.ShotsFired,
 			ShotsLanded: p.ShotsLanded, Killed: p.Killed, Outcome: outcome, Rank: p.Rank, Reason: p.Reason, Log: p.Log,
-		}
-	}
-	return out, nil
-}
-
-// rate applies Glicko-2 to a ranked match on its game's ladder.
-func rate(ctx context.Context, st *store.Store, m *store.MatchRow, results []store.MatchPlayerResult) error {
-	ids := make([]int64, len(m.Players))
-	for i, p := range m.Players {
-		ids[i] = p.BotID
-	}
-	def := rating.Default()
-	before, err := st.RatingsLock(ctx, m.Game, ids,
-		store.RatingState{Rating: def.Rating, Deviation: def.Deviation, Volatility: def.Volatility})
-	if err != nil {
-		return err
-	}
-	changes, err := RatingChanges(ids, results, before)
-	if err != nil {
-		return fmt.Errorf("rate match %d: %w", m.ID, err)
-	}
-	return st.RatingApply(ctx, m.ID, m.Game, changes)
-}
-
-// RatingChanges computes one match's rating changes from the players'
-// ratings before it: the single rule both the worker and the
-// recomputation use, so they agree to the last bit.
-func RatingChanges(botIDs []int64, results []store.MatchPlayerResult, before map[int64]store.RatingState) ([]store.RatingChange, error) {
-	players := make([]rating.Player, len(botIDs))
-	for i, id := range botIDs {
-		b := before[id]
-		players[i] = rating.Player{Before: rating.Rating{Rating: b.Rating, Deviation: b.Deviation, Volatility: b.Volatility}, Rank: results[i].Rank}
-	}
-	after, err := rating.Match(players)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]store.RatingChange, len(botIDs))
-	for i, id := range botIDs {
-		out[i] = store.RatingChange{
-			BotID: id, Before: before[id], Outcome: results[i].Outcome,
-			After: store.RatingState{Rating: after[i].Rating, Deviation: after[i].Deviation, Volatility: after[i].Volatility},
 		}
 	}
 	return out, nil

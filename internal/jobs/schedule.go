@@ -189,28 +189,20 @@ func (s *Scheduler) BattleTick(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// ladderLockKey names the advisory lock that keeps two ladder ticks (of
-// two worker processes) from matching the same bots at once.
-const ladderLockKey = 0x6c6164646572 // "ladder"
-
 // LadderTick tops up every game's ladder queue to LadderSlots matches.
+// Two workers' ticks never match the same bots at once: the one that finds
+// the ladder's lock taken does nothing.
 func (s *Scheduler) LadderTick(ctx context.Context, rng *rand.Rand) error {
-	conn, err := s.cfg.Pool.Acquire(ctx)
+	_, err := store.New(s.cfg.Pool).WithLadderLock(ctx, func(ctx context.Context) error {
+		return s.ladderTick(ctx, rng)
+	})
 	if err != nil {
 		return fmt.Errorf("ladder tick: %w", err)
 	}
-	defer conn.Release()
-	var locked bool
-	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, ladderLockKey).Scan(&locked); err != nil {
-		return fmt.Errorf("ladder tick: lock: %w", err)
-	}
-	if !locked {
-		return nil
-	}
-	defer func() {
-		// A fresh context: the lock must go even when ctx has ended.
-		_, _ = conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, ladderLockKey)
-	}()
+	return nil
+}
+
+func (s *Scheduler) ladderTick(ctx context.Context, rng *rand.Rand) error {
 	for _, g := range s.cfg.LadderGames {
 		pending, err := store.New(s.cfg.Pool).LadderPending(ctx, g)
 		if err != nil {

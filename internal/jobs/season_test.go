@@ -210,7 +210,7 @@ func builtBot(t *testing.T, st *store.Store, owner string) int64 {
 	res, err := st.UploadRecord(ctx, store.UploadParams{
 		OwnerID: u.ID, Name: owner + "-bot", Game: "entelect", Language: "Go", BotType: "Golang",
 		Manifest: []byte(`{}`), SourceSHA256: "00", SourceSize: 1,
-		SourceKey: func(botID int64, v int) string { return fmt.Sprintf("bots/%d/%d.zip", botID, v) },
+		SourceKey: blob.SourceKey,
 	})
 	if err != nil {
 		t.Fatal(err)

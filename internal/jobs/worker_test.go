@@ -11,6 +11,7 @@ import (
 
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/build"
+	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/game/entelect"
 	"github.com/broadside/broadside/internal/jobs"
@@ -147,7 +148,7 @@ func TestWorkerEndToEnd(t *testing.T) {
 		if got := e.waitMatch(t, second, 3*time.Minute); got.Status != "finished" {
 			t.Fatalf("second match %s: %s", got.Status, got.Error)
 		}
-		rep, err := jobs.RecomputeRatings(e.ctx, e.pool, false)
+		rep, err := competition.RecomputeRatings(e.ctx, e.st, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,11 +159,11 @@ func TestWorkerEndToEnd(t *testing.T) {
 		if _, err := e.pool.Exec(e.ctx, `UPDATE ratings SET rating = rating + 1, games = 9 WHERE bot_id = $1`, pyV.BotID); err != nil {
 			t.Fatal(err)
 		}
-		rep, err = jobs.RecomputeRatings(e.ctx, e.pool, true)
+		rep, err = competition.RecomputeRatings(e.ctx, e.st, true)
 		if err != nil || len(rep.Differences) != 1 || !rep.Written {
 			t.Fatalf("report %+v, %v", rep, err)
 		}
-		rep, _ = jobs.RecomputeRatings(e.ctx, e.pool, false)
+		rep, _ = competition.RecomputeRatings(e.ctx, e.st, false)
 		if len(rep.Differences) != 0 {
 			t.Fatalf("after repair: %+v", rep.Differences)
 		}

@@ -104,8 +104,9 @@ type runOnce struct {
 	seen   []game.Bot
 }
 
-func (r *runOnce) Name() string      { return "runonce" }
-func (r *runOnce) Seats() (int, int) { return 2, 2 }
+func (r *runOnce) Name() string        { return "runonce" }
+func (r *runOnce) Seats() (int, int)   { return 2, 2 }
+func (r *runOnce) Traits() game.Traits { return game.Traits{Title: "Run once"} }
 func (r *runOnce) Play(ctx context.Context, bots []game.Bot, opts game.Options) (*game.Summary, error) {
 	if r.panics {
 		panic("index out of range")

@@ -7,96 +7,19 @@ package sandbox
 
 import (
 	"context"
-	"io"
-	"time"
+
+	"github.com/broadside/broadside/internal/command"
 )
 
-// Limits bound one command. A zero field means no limit of that kind.
-type Limits struct {
-	// CPUTime is the CPU time of the whole process tree.
-	CPUTime time.Duration
-	// WallTime is the wall-clock time after which the tree is killed.
-	WallTime time.Duration
-	// MemoryBytes bounds the memory of the tree.
-	MemoryBytes int64
-	// Processes bounds the number of processes and threads.
-	Processes int
-	// FileSizeBytes bounds the size of any file written.
-	FileSizeBytes int64
-	// OpenFiles bounds the number of open file descriptors.
-	OpenFiles int
-	// OutputBytes caps how much of stdout and of stderr is kept; the rest is
-	// read and discarded.
-	OutputBytes int
-}
-
-// Mount makes a host path visible to the command, at the same path unless
-// Target is set.
-type Mount struct {
-	Source   string
-	Target   string
-	Writable bool
-	// PerCommand, for a Session's mounts only, shows an empty folder at the
-	// mount's path; the mounts of each command under it (a bot's round
-	// folder in the replay folder) appear there for that command only, so
-	// a bot never sees its opponent's folders. Outside sessions it is
-	// ignored.
-	PerCommand bool
-}
-
-// Cmd is one command to run.
-type Cmd struct {
-	// Args is the program followed by its arguments.
-	Args []string
-	// Dir is the working directory.
-	Dir string
-	// Env is added to the minimal environment (PATH, HOME, LANG).
-	Env []string
-	// Path are folders searched before the runner's own PATH; inside a
-	// sandbox they must be visible (under ProgramsRoot, /usr or a mount).
-	Path []string
-	// Mounts are the host paths the command may see besides the read-only
-	// system and language runtimes.
-	Mounts []Mount
-	// Stdin is the command's standard input; nil means empty.
-	Stdin io.Reader
-	// Network allows network access (package installs during builds only).
-	Network bool
-	Limits  Limits
-}
-
-// Result is what happened to a command that started.
-type Result struct {
-	ExitCode int
-	Stdout   []byte
-	Stderr   []byte
-	// CPU is the user plus system CPU time of the whole process tree.
-	CPU time.Duration
-	// Wall is the elapsed time from start to the end of the tree.
-	Wall time.Duration
-	// TimedOut is set when the wall-time limit killed the command.
-	TimedOut bool
-	// CPUExceeded is set when the CPU-time limit killed the command.
-	CPUExceeded bool
-	// MemoryExceeded is set when the memory limit killed the command.
-	MemoryExceeded bool
-	// Signal names the signal that ended the command, if any.
-	Signal string
-	// Truncated is set when output beyond Limits.OutputBytes was dropped.
-	Truncated bool
-}
-
-// Process is a started long-lived command whose standard streams the caller
-// drives (protocols that keep one process per game).
-type Process interface {
-	Stdin() io.WriteCloser
-	Stdout() io.Reader
-	// Wait waits for the command to end and returns what happened. Stdout
-	// of the Result is empty: the caller read it.
-	Wait() (Result, error)
-	// Kill ends the whole process tree.
-	Kill() error
-}
+// The command types live in package command, so packages that only
+// describe commands (the rule sets) need not import the sandbox.
+type (
+	Limits  = command.Limits
+	Mount   = command.Mount
+	Cmd     = command.Cmd
+	Result  = command.Result
+	Process = command.Process
+)
 
 // Runner starts commands. Run returns an error only when the command could
 // not be started (missing program, sandbox failure); a command that fails,

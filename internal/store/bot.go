@@ -36,7 +36,8 @@ type BotCreateParams struct {
 // folded) is ErrConflict.
 func (s *Store) BotCreate(ctx context.Context, p BotCreateParams) (*Bot, error) {
 	if p.Game == "" {
-		p.Game = "entelect"
+		// Which game a bot plays is the caller's to say (its manifest's).
+		return nil, fmt.Errorf("store: create bot %q: no game", p.Name)
 	}
 	var id int64
 	err := s.db.QueryRow(ctx, `

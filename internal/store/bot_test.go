@@ -11,7 +11,7 @@ func TestBot(t *testing.T) {
 	t.Run("create and get", func(t *testing.T) {
 		b := setup(t)
 		owner := b.user(t)
-		bot, err := b.st.BotCreate(b.ctx, store.BotCreateParams{OwnerID: owner, Name: "Nelson"})
+		bot, err := b.st.BotCreate(b.ctx, store.BotCreateParams{OwnerID: owner, Name: "Nelson", Game: "entelect"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -22,10 +22,10 @@ func TestBot(t *testing.T) {
 	t.Run("name taken by same owner in other case is a conflict", func(t *testing.T) {
 		b := setup(t)
 		owner := b.user(t)
-		if _, err := b.st.BotCreate(b.ctx, store.BotCreateParams{OwnerID: owner, Name: "Nelson"}); err != nil {
+		if _, err := b.st.BotCreate(b.ctx, store.BotCreateParams{OwnerID: owner, Name: "Nelson", Game: "entelect"}); err != nil {
 			t.Fatal(err)
 		}
-		_, err := b.st.BotCreate(b.ctx, store.BotCreateParams{OwnerID: owner, Name: "NELSON"})
+		_, err := b.st.BotCreate(b.ctx, store.BotCreateParams{OwnerID: owner, Name: "NELSON", Game: "entelect"})
 		if !errors.Is(err, store.ErrConflict) {
 			t.Fatalf("got %v, want ErrConflict", err)
 		}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
 )
@@ -62,7 +63,7 @@ func (b *testBundle) version(t *testing.T, bot *store.Bot) int64 {
 	res, err := b.st.UploadRecord(b.ctx, store.UploadParams{
 		OwnerID: bot.OwnerID, Name: bot.Name, Game: bot.Game, Language: "Python3", BotType: "Python3",
 		Manifest: json.RawMessage(`{"BotType":"Python3"}`), SourceSHA256: "00", SourceSize: 1,
-		SourceKey: func(botID int64, n int) string { return fmt.Sprintf("sources/%d/%d.zip", botID, n) },
+		SourceKey: blob.SourceKey,
 	})
 	if err != nil {
 		t.Fatalf("upload version: %v", err)

@@ -221,3 +221,13 @@ func (s *Store) MatchSeats(ctx context.Context, matchID int64) ([]MatchSeat, err
 	}
 	return seats, nil
 }
+
+// MatchKind returns a match's kind (ladder, placement, challenge, battle),
+// which orders the queue.
+func (s *Store) MatchKind(ctx context.Context, id int64) (string, error) {
+	var kind string
+	if err := s.db.QueryRow(ctx, `SELECT kind FROM matches WHERE id = $1`, id).Scan(&kind); err != nil {
+		return "", fmt.Errorf("store: kind of match %d: %w", id, interpretError(err))
+	}
+	return kind, nil
+}

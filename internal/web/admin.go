@@ -11,9 +11,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/broadside/broadside/internal/jobs"
+	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/web/page"
 )
@@ -119,19 +118,30 @@ func (h *Handler) adminAct(w http.ResponseWriter, r *http.Request, act func(ctx 
 	http.Redirect(w, r, "/admin?done="+url.QueryEscape(notice), http.StatusSeeOther)
 }
 
+// errAlreadyQueued undoes a requeue whose match still has an unfinished
+// job: River adds no second one, so nothing would change.
+var errAlreadyQueued = errors.New("match already has an unfinished job")
+
 func (h *Handler) adminMatchRequeue(w http.ResponseWriter, r *http.Request) {
 	h.adminAct(w, r, func(ctx context.Context, actor, id int64) (string, error) {
 		err := h.store.InTx(ctx, func(tx pgx.Tx, st *store.Store) error {
 			if err := st.AdminMatchRequeue(ctx, id); err != nil {
 				return err
 			}
-			if err := h.queue.EnqueueMatchTx(ctx, tx, id); err != nil {
+			added, err := h.queue.EnqueueMatchTx(ctx, tx, id)
+			if err != nil {
 				return err
+			}
+			if !added {
+				return errAlreadyQueued
 			}
 			return st.AuditAdd(ctx, actor, "match.requeue", "match", id, "")
 		})
-		if errors.Is(err, store.ErrMatchDone) {
+		switch {
+		case errors.Is(err, store.ErrMatchDone):
 			return "", refuse(http.StatusConflict, "Match %d has ended; rerun it to play it again.", id)
+		case errors.Is(err, errAlreadyQueued):
+			return fmt.Sprintf("Match %d is already waiting in the queue (or being played); nothing changed.", id), nil
 		}
 		return fmt.Sprintf("Match %d is queued again.", id), err
 	})
@@ -160,7 +170,7 @@ func (h *Handler) adminMatchRerun(w http.ResponseWriter, r *http.Request) {
 			if nid, err = st.AdminMatchRerun(ctx, id, actor); err != nil {
 				return err
 			}
-			if err := h.queue.EnqueueMatchTx(ctx, tx, nid); err != nil {
+			if err := enqueueNewMatch(ctx, h.queue, tx, nid); err != nil {
 				return err
 			}
 			return st.AuditAdd(ctx, actor, "match.rerun", "match", id, fmt.Sprintf("rerun as match %d", nid))
@@ -209,11 +219,7 @@ func (h *Handler) adminBot(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) adminRecompute(w http.ResponseWriter, r *http.Request) {
 	h.adminAct(w, r, func(ctx context.Context, actor, _ int64) (string, error) {
-		pool, ok := h.store.DB().(*pgxpool.Pool)
-		if !ok {
-			return "", errors.New("recompute ratings: the store is not on a connection pool")
-		}
-		rep, err := jobs.RecomputeRatings(ctx, pool, true)
+		rep, err := competition.RecomputeRatings(ctx, h.store, true)
 		if err != nil {
 			return "", err
 		}

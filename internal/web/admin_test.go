@@ -9,6 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -179,5 +183,82 @@ func TestAdminPeriodicJobs(t *testing.T) {
 	}
 	if n := strings.Count(res.body, `class="overdue"`); n != 1 {
 		t.Errorf("%d jobs marked overdue, want the battle tick alone", n)
+	}
+}
+
+// TestAdminRequeueSaysWhatHappened: on the platform's own queue, requeueing
+// a match whose job still waits adds nothing and the console says so; once
+// that job is gone, requeueing adds a fresh one and says so (issue 15,
+// item 4).
+func TestAdminRequeueSaysWhatHappened(t *testing.T) {
+	b, client := setupRiver(t)
+	org := b.browser(t)
+	org.register("olga")
+	b.makeOrganiser(t, "olga")
+	olga := b.userID(t, "olga")
+	botA, versionA := b.builtBot(t, olga, "Orca")
+	botB, versionB := b.builtBot(t, olga, "Pike")
+	var matchID int64
+	err := b.st.InTx(b.ctx, func(tx pgx.Tx, st *store.Store) error {
+		m, err := st.MatchCreate(b.ctx, store.MatchCreateParams{
+			Game: "entelect", MapSize: 1, Seed: 3, Kind: "challenge",
+			Players: []store.MatchPlayerParams{{BotID: botA, BotVersionID: versionA}, {BotID: botB, BotVersionID: versionB}},
+		})
+		if err != nil {
+			return err
+		}
+		matchID = m.ID
+		added, err := client.EnqueueMatchTx(b.ctx, tx, m.ID)
+		if err == nil && !added {
+			t.Error("the first job of a new match was skipped as a duplicate")
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting := func() []*rivertype.JobRow {
+		t.Helper()
+		res, err := client.River().JobList(b.ctx, river.NewJobListParams().Kinds("match").States(rivertype.JobStateAvailable))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Jobs
+	}
+	tok := org.token("/admin")
+	requeue := func() string {
+		t.Helper()
+		res := org.post(fmt.Sprintf("/admin/matches/%d/requeue", matchID), url.Values{"csrf_token": {tok}})
+		if res.status != http.StatusSeeOther {
+			t.Fatalf("requeue: status %d: %s", res.status, res.body)
+		}
+		page := org.get(res.header.Get("Location"))
+		return page.body
+	}
+
+	if body := requeue(); !strings.Contains(body, fmt.Sprintf("Match %d is already waiting in the queue", matchID)) ||
+		strings.Contains(body, "is queued again") {
+		t.Errorf("requeue of a match whose job waits: the console does not say it is already waiting")
+	}
+	jobsWaiting := waiting()
+	if len(jobsWaiting) != 1 {
+		t.Fatalf("%d match jobs wait after a requeue that added none, want 1", len(jobsWaiting))
+	}
+	if got := b.auditActions(t); slices.Contains(got, "match.requeue") {
+		t.Errorf("a requeue that changed nothing was audited: %v", got)
+	}
+
+	// The job is lost (canceled here); a requeue now adds a fresh one.
+	if _, err := client.River().JobCancel(b.ctx, jobsWaiting[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if body := requeue(); !strings.Contains(body, fmt.Sprintf("Match %d is queued again", matchID)) {
+		t.Errorf("requeue of a match without a job: the console does not say it is queued again")
+	}
+	if jobs := waiting(); len(jobs) != 1 || jobs[0].ID == jobsWaiting[0].ID {
+		t.Errorf("after the requeue %d match jobs wait, want one new one", len(jobs))
+	}
+	if got := b.auditActions(t); !slices.Contains(got, "match.requeue") {
+		t.Errorf("the requeue that added a job was not audited: %v", got)
 	}
 }

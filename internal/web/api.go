@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -60,7 +61,7 @@ func toAPIRating(r store.Rating) *apiRating {
 
 func (h *Handler) apiUpload(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, h.cfg.UploadMaxBytes+1<<20)
-	u := Upload{OwnerID: apiUserFrom(r).ID, Name: r.URL.Query().Get("name"), Size: r.ContentLength}
+	u := botupload.Upload{OwnerID: apiUserFrom(r).ID, Name: r.URL.Query().Get("name"), Size: r.ContentLength}
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	switch mt {
 	case "multipart/form-data":
@@ -85,7 +86,7 @@ func (h *Handler) apiUpload(w http.ResponseWriter, r *http.Request) {
 			`Send the zip as multipart/form-data (field "zip") or as an application/zip body.`))
 		return
 	}
-	res, err := h.SaveUpload(r.Context(), u)
+	res, err := h.saveUpload(r.Context(), u)
 	if err != nil {
 		h.apiFail(w, r, err)
 		return

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/botzip"
 	"github.com/broadside/broadside/internal/store"
-	"github.com/broadside/broadside/internal/web"
 )
 
 var tokenPattern = regexp.MustCompile(`id="new-token">(bs_[A-Za-z0-9_-]+)<`)
@@ -54,7 +54,7 @@ func (b *testBundle) api(t *testing.T, method, path, token, contentType string, 
 }
 
 func TestAPI(t *testing.T) {
-	b := setup(t, web.ZipInspector{Limits: botzip.DefaultLimits()})
+	b := setup(t, botupload.ZipInspector{Limits: botzip.DefaultLimits()})
 	ann, ben := b.browser(t), b.browser(t)
 	ann.register("ann")
 	ben.register("ben")

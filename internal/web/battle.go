@@ -19,7 +19,9 @@ const battleTimeLayout = "2006-01-02T15:04"
 
 // battleService is the competition layer over the handler's store and queue.
 func (h *Handler) battleService() *competition.Service {
-	return competition.New(h.store, h.queue, h.logger)
+	svc := competition.New(h.store, h.queue, h.logger)
+	svc.Rules = h.cfg.Rules
+	return svc
 }
 
 // isOrganiser reports whether the visitor has the organiser role.

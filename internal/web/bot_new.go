@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/web/page"
 )
 
@@ -22,7 +23,7 @@ func (h *Handler) upload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer file.Close()
-	res, err := h.SaveUpload(r.Context(), Upload{
+	res, err := h.saveUpload(r.Context(), botupload.Upload{
 		OwnerID: sessionFrom(r).User.ID, Name: v.Name, Zip: file, Size: header.Size,
 	})
 	var ue *userError

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -43,7 +44,7 @@ func TestChallenges(t *testing.T) {
 	draft, err := b.st.UploadRecord(b.ctx, store.UploadParams{
 		OwnerID: b.userID(t, "bob"), Name: "Draft", Game: "entelect", Language: "Python3", BotType: "Python3",
 		Manifest: json.RawMessage(`{}`), SourceSHA256: "00", SourceSize: 1,
-		SourceKey: func(botID int64, n int) string { return fmt.Sprintf("s/%d/%d.zip", botID, n) },
+		SourceKey: blob.SourceKey,
 	})
 	if err != nil {
 		t.Fatal(err)

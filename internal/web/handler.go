@@ -6,7 +6,7 @@ package web
 import (
 	"context"
 	"errors"
-	"io"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -15,31 +15,34 @@ import (
 	"github.com/jackc/pgx/v5"
 	"gocloud.dev/blob"
 
+	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/competition"
+	"github.com/broadside/broadside/internal/game"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/store"
 )
 
 // Queue puts build and match jobs on the queue inside the transaction that
-// records what they work on.
+// records what they work on. Each reports whether it added a job: false
+// means an unfinished job of the same version or match already waits or
+// runs.
 type Queue interface {
-	EnqueueBuildTx(ctx context.Context, tx pgx.Tx, versionID int64) error
-	EnqueueMatchTx(ctx context.Context, tx pgx.Tx, matchID int64) error
+	EnqueueBuildTx(ctx context.Context, tx pgx.Tx, versionID int64) (added bool, err error)
+	EnqueueMatchTx(ctx context.Context, tx pgx.Tx, matchID int64) (added bool, err error)
 }
 
-// Inspection is what the portal learns from a checked bot zip.
-type Inspection struct {
-	// Name is the bot's display name from its manifest (NickName).
-	Name     string
-	Game     string
-	BotType  string
-	Language string
-	// Manifest is the manifest as JSON, kept with the version.
-	Manifest []byte
-}
-
-// Inspector checks an uploaded zip. Its errors are messages for the uploader.
-type Inspector interface {
-	Inspect(r io.ReaderAt, size int64) (Inspection, error)
+// enqueueNewMatch enqueues a match just recorded in tx: no job of it can
+// exist yet, so a skipped duplicate means the queue is not what it seems.
+func enqueueNewMatch(ctx context.Context, q Queue, tx pgx.Tx, matchID int64) error {
+	added, err := q.EnqueueMatchTx(ctx, tx, matchID)
+	if err != nil {
+		return err
+	}
+	if !added {
+		return fmt.Errorf("enqueue new match %d: a job of it already exists", matchID)
+	}
+	return nil
 }
 
 // Config tunes the handlers.
@@ -53,6 +56,9 @@ type Config struct {
 	SessionTTL time.Duration
 	// Games lists the rule sets with a leaderboard, the main one first.
 	Games []string
+	// Rules answers what pages need to know of each game (seat keys,
+	// map sizes, battle formats).
+	Rules *game.Registry
 	// ChallengeMapSize is the map size of challenge matches.
 	ChallengeMapSize int
 	// LoginAttempts failed log-ins per client address, or
@@ -78,10 +84,12 @@ type Config struct {
 
 // DefaultConfig returns the settings the portal runs with unless told otherwise.
 func DefaultConfig() Config {
+	rules := rulesets.Registry()
 	return Config{
 		UploadMaxBytes:   20 << 20,
 		SessionTTL:       30 * 24 * time.Hour,
-		Games:            []string{"entelect", "brainjar", "deepship", "hitandsunk"},
+		Games:            mainFirst(rules.Names(), botmeta.DefaultGame),
+		Rules:            rules,
 		ChallengeMapSize: 2,
 		LoginAttempts:    10,
 		// More than one address may try: an attacker with many
@@ -94,12 +102,23 @@ func DefaultConfig() Config {
 	}
 }
 
+// mainFirst returns names with main moved to the front.
+func mainFirst(names []string, main string) []string {
+	out := []string{main}
+	for _, n := range names {
+		if n != main {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // Handler serves the portal.
 type Handler struct {
 	store   *store.Store
 	blobs   *blob.Bucket
 	queue   Queue
-	inspect Inspector
+	uploads *botupload.Service
 	logger  *slog.Logger
 	cfg     Config
 	logins  *limiter
@@ -117,12 +136,15 @@ type Handler struct {
 }
 
 // New returns the portal's handler.
-func New(st *store.Store, blobs *blob.Bucket, queue Queue, inspect Inspector, logger *slog.Logger, cfg Config) *Handler {
+func New(st *store.Store, blobs *blob.Bucket, queue Queue, inspect botupload.Inspector, logger *slog.Logger, cfg Config) *Handler {
+	if cfg.Rules == nil {
+		cfg.Rules = rulesets.Registry()
+	}
 	h := &Handler{
 		store:     st,
 		blobs:     blobs,
 		queue:     queue,
-		inspect:   inspect,
+		uploads:   botupload.New(st, blobs, queue, inspect, logger, cfg.UploadMaxBytes),
 		logger:    logger,
 		cfg:       cfg,
 		logins:    newLimiter(cfg.LoginWindow),
@@ -133,6 +155,7 @@ func New(st *store.Store, blobs *blob.Bucket, queue Queue, inspect Inspector, lo
 	h.live = newLiveHub(st, logger)
 	h.board = newLeaderboardCache(cfg.LeaderboardTTL, h.now)
 	h.comp = competition.New(st, queue, logger)
+	h.comp.Rules = cfg.Rules
 	for _, g := range cfg.Games {
 		h.comp.DefaultMapSize[g] = cfg.ChallengeMapSize
 	}

@@ -3,10 +3,10 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"testing"
 	"time"
 
+	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
@@ -24,7 +24,7 @@ func TestLeaderboardCache(t *testing.T) {
 		res, err := st.UploadRecord(ctx, store.UploadParams{
 			OwnerID: owner.ID, Name: name, Game: "entelect", Language: "Python3", BotType: "Python3",
 			Manifest: json.RawMessage(`{}`), SourceSHA256: "00", SourceSize: 1,
-			SourceKey: func(botID int64, n int) string { return fmt.Sprintf("k/%d/%d", botID, n) },
+			SourceKey: blob.SourceKey,
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -211,7 +211,7 @@ func (h *Handler) matchEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// Live rounds show the public files only: no bot's log.
-	ch, stop := h.live.watch(id, board.Options{Names: viewerOptions(m, 0).Names})
+	ch, stop := h.live.watch(id, board.Options{Names: h.viewerOptions(m, 0).Names})
 	defer stop()
 	// The match may have ended between reading it and watching it.
 	if now, err := h.store.MatchDetailGet(r.Context(), id); err == nil && ended(now.Status) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -30,7 +31,7 @@ func (b *testBundle) builtBot(t *testing.T, ownerID int64, name string) (botID, 
 	res, err := b.st.UploadRecord(b.ctx, store.UploadParams{
 		OwnerID: ownerID, Name: name, Game: "entelect", Language: "Python3", BotType: "Python3",
 		Manifest: json.RawMessage(`{"BotType":"Python3"}`), SourceSHA256: "00", SourceSize: 10,
-		SourceKey: func(botID int64, n int) string { return fmt.Sprintf("bots/%d/versions/%d/source.zip", botID, n) },
+		SourceKey: blob.SourceKey,
 	})
 	if err != nil {
 		t.Fatal(err)

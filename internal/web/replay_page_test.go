@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -19,7 +20,7 @@ func (b *testBundle) gameBot(t *testing.T, ownerID int64, name, game string) [2]
 	res, err := b.st.UploadRecord(b.ctx, store.UploadParams{
 		OwnerID: ownerID, Name: name, Game: game, Language: "Python3", BotType: "Python3",
 		Manifest: json.RawMessage(fmt.Sprintf(`{"BotType":"Python3","Game":%q}`, game)), SourceSHA256: "00", SourceSize: 10,
-		SourceKey: func(botID int64, n int) string { return fmt.Sprintf("bots/%d/versions/%d/source.zip", botID, n) },
+		SourceKey: blob.SourceKey,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -112,8 +112,7 @@ func (h *Handler) Routes() http.Handler {
 }
 
 func (h *Handler) health(w http.ResponseWriter, r *http.Request) {
-	var one int
-	if err := h.store.DB().QueryRow(r.Context(), `SELECT 1`).Scan(&one); err != nil {
+	if err := h.store.Ping(r.Context()); err != nil {
 		h.logger.ErrorContext(r.Context(), "health check", "err", err)
 		http.Error(w, "database unavailable", http.StatusServiceUnavailable)
 		return

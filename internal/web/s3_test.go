@@ -8,16 +8,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/broadside/broadside/internal/blob"
+	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/botzip"
 	"github.com/broadside/broadside/internal/testblob"
-	"github.com/broadside/broadside/internal/web"
 )
 
 // TestS3Storage runs the portal's uploads and downloads against a real S3
 // server on loopback, and stops that server under an upload.
 func TestS3Storage(t *testing.T) {
 	srv := testblob.Start(t)
-	b := setupBucket(t, web.ZipInspector{Limits: botzip.DefaultLimits()}, srv.NewBucket(t))
+	b := setupBucket(t, botupload.ZipInspector{Limits: botzip.DefaultLimits()}, srv.NewBucket(t))
 	alice := b.browser(t)
 	alice.register("alice")
 
@@ -26,7 +27,7 @@ func TestS3Storage(t *testing.T) {
 	if _, err := fmt.Sscanf(res.header.Get("Location"), "/bots/%d?uploaded=1", &botID); res.status != http.StatusSeeOther || err != nil {
 		t.Fatalf("upload: status %d to %q: %s", res.status, res.header.Get("Location"), res.body)
 	}
-	attrs, err := b.blobs.Attributes(b.ctx, fmt.Sprintf("bots/%d/versions/1/source.zip", botID))
+	attrs, err := b.blobs.Attributes(b.ctx, blob.SourceKey(botID, 1))
 	if err != nil || attrs.Size != int64(len(goodZip(t))) {
 		t.Fatalf("zip in S3: %+v, %v", attrs, err)
 	}

@@ -12,8 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/broadside/broadside/internal/blob"
+	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/botzip"
-	"github.com/broadside/broadside/internal/web"
 )
 
 type zipFile struct {
@@ -89,7 +90,7 @@ func randomBytes(n int) []byte {
 }
 
 func TestUpload(t *testing.T) {
-	b := setup(t, web.ZipInspector{Limits: botzip.DefaultLimits()}) // portal limit: 1 MiB
+	b := setup(t, botupload.ZipInspector{Limits: botzip.DefaultLimits()}) // portal limit: 1 MiB
 	br := b.browser(t)
 	br.register("ann")
 
@@ -115,7 +116,7 @@ func TestUpload(t *testing.T) {
 		if got := b.queue.buildIDs(); len(got) != 1 || got[0] != vs[0].ID {
 			t.Fatalf("builds enqueued %v, want [%d]", got, vs[0].ID)
 		}
-		if ok, err := b.blobs.Exists(b.ctx, fmt.Sprintf("bots/%d/versions/1/source.zip", botID)); err != nil || !ok {
+		if ok, err := b.blobs.Exists(b.ctx, blob.SourceKey(botID, 1)); err != nil || !ok {
 			t.Fatalf("zip not in the blob store: %v", err)
 		}
 		res = br.upload("pyro", goodZip(t))

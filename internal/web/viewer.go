@@ -7,7 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/broadside/broadside/internal/game/entelect"
+	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/web/board"
 	"github.com/broadside/broadside/web/page"
@@ -16,7 +16,11 @@ import (
 // viewerOptions draws a match's boards for one viewer: the portal's bot
 // names, and each bot's own round log for its owner only, as the match
 // page shows match logs.
-func viewerOptions(m *store.MatchRow, viewerID int64) board.Options {
+func (h *Handler) viewerOptions(m *store.MatchRow, viewerID int64) board.Options {
+	var traits game.Traits
+	if rs, err := h.cfg.Rules.Get(m.Game); err == nil {
+		traits = rs.Traits()
+	}
 	o := board.Options{Names: map[string]string{}}
 	own := map[string]bool{}
 	for _, p := range m.Players {
@@ -24,10 +28,7 @@ func viewerOptions(m *store.MatchRow, viewerID int64) board.Options {
 		if key == "" {
 			// Keys are recorded with the result; until then they follow
 			// the seats as the rule sets assign them.
-			key = strconv.Itoa(p.Seat)
-			if m.Game == "entelect" {
-				key = entelect.Key(p.Seat)
-			}
+			key = traits.Key(p.Seat)
 		}
 		o.Names[key] = p.BotName
 		own[key] = viewerID != 0 && p.OwnerID == viewerID
@@ -65,13 +66,13 @@ func (h *Handler) matchViewer(r *http.Request, m *store.MatchRow, viewerID int64
 		if err2 != nil && isLive(m) {
 			round = rp.Count() - 1 // follow the match
 		}
-		f, err = rp.Frame(round, viewerOptions(m, viewerID))
+		f, err = rp.Frame(round, h.viewerOptions(m, viewerID))
 	}
 	if err != nil {
 		h.logger.WarnContext(r.Context(), "replay viewer", "match_id", m.ID, "err", err)
 		return nil
 	}
-	o := viewerOptions(m, viewerID)
+	o := h.viewerOptions(m, viewerID)
 	return &page.Viewer{Frame: f, Chart: board.ChartOf(rp.Scores(o)), Nav: matchNav(m)}
 }
 
@@ -108,7 +109,7 @@ func (h *Handler) matchRound(w http.ResponseWriter, r *http.Request) {
 	}
 	var f *board.Frame
 	if err == nil {
-		f, err = rp.Frame(round, viewerOptions(m, viewerID))
+		f, err = rp.Frame(round, h.viewerOptions(m, viewerID))
 	}
 	if err != nil {
 		if errors.Is(err, board.ErrNoReplay) {

@@ -15,8 +15,11 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/broadside/broadside/internal/blob"
+	"github.com/broadside/broadside/internal/botupload"
+	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
 	"github.com/broadside/broadside/internal/web"
@@ -39,50 +42,74 @@ type recordingQueue struct {
 	matches []int64
 }
 
-func (q *recordingQueue) EnqueueBuildTx(ctx context.Context, tx pgx.Tx, versionID int64) error {
+func (q *recordingQueue) EnqueueBuildTx(ctx context.Context, tx pgx.Tx, versionID int64) (bool, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.builds = append(q.builds, versionID)
-	return nil
+	return true, nil
 }
 
-func (q *recordingQueue) EnqueueMatchTx(ctx context.Context, tx pgx.Tx, matchID int64) error {
+func (q *recordingQueue) EnqueueMatchTx(ctx context.Context, tx pgx.Tx, matchID int64) (bool, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.matches = append(q.matches, matchID)
-	return nil
+	return true, nil
 }
 
-func setup(t *testing.T, inspect web.Inspector) *testBundle {
+func setup(t *testing.T, inspect botupload.Inspector) *testBundle {
 	t.Helper()
 	return setupFull(t, inspect, "mem://", nil)
 }
 
 // setupWith is setup with the handler's configuration changed by tune.
-func setupWith(t *testing.T, inspect web.Inspector, tune func(*web.Config)) *testBundle {
+func setupWith(t *testing.T, inspect botupload.Inspector, tune func(*web.Config)) *testBundle {
 	t.Helper()
 	return setupFull(t, inspect, "mem://", tune)
 }
 
 // setupBucket is setup with the blob store at bucketURL.
-func setupBucket(t *testing.T, inspect web.Inspector, bucketURL string) *testBundle {
+func setupBucket(t *testing.T, inspect botupload.Inspector, bucketURL string) *testBundle {
 	t.Helper()
 	return setupFull(t, inspect, bucketURL, nil)
 }
 
 // setupFull is setup with the blob store at bucketURL and the handler's
 // configuration changed by tune (when not nil).
-func setupFull(t *testing.T, inspect web.Inspector, bucketURL string, tune func(*web.Config)) *testBundle {
+func setupFull(t *testing.T, inspect botupload.Inspector, bucketURL string, tune func(*web.Config)) *testBundle {
+	t.Helper()
+	q := &recordingQueue{}
+	b := boot(t, inspect, bucketURL, tune, func(*pgxpool.Pool) web.Queue { return q })
+	b.queue = q
+	return b
+}
+
+// setupRiver is setup with the platform's own River queue on the test's
+// database instead of a recording one; its bundle's queue is nil.
+func setupRiver(t *testing.T) (*testBundle, *jobs.Client) {
+	t.Helper()
+	var client *jobs.Client
+	b := boot(t, nil, "mem://", nil, func(pool *pgxpool.Pool) web.Queue {
+		var err error
+		if client, err = jobs.NewClient(pool); err != nil {
+			t.Fatal(err)
+		}
+		return client
+	})
+	return b, client
+}
+
+// boot starts a portal on a fresh database with the queue made by queue.
+func boot(t *testing.T, inspect botupload.Inspector, bucketURL string, tune func(*web.Config), queue func(*pgxpool.Pool) web.Queue) *testBundle {
 	t.Helper()
 	t.Parallel()
 	ctx := context.Background()
-	st := store.New(testdb.NewPool(t))
+	pool := testdb.NewPool(t)
+	st := store.New(pool)
 	blobs, err := blob.Open(ctx, bucketURL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { blobs.Close() })
-	q := &recordingQueue{}
 	cfg := web.DefaultConfig()
 	cfg.UploadMaxBytes = 1 << 20
 	cfg.LoginAttempts = 5
@@ -91,7 +118,7 @@ func setupFull(t *testing.T, inspect web.Inspector, bucketURL string, tune func(
 		tune(&cfg)
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	h := web.New(st, blobs, q, inspect, logger, cfg)
+	h := web.New(st, blobs, queue(pool), inspect, logger, cfg)
 	srv := httptest.NewServer(h.Routes())
 	t.Cleanup(srv.Close)
 	// Live pages follow match events as the portal does; stopping it ends
@@ -99,7 +126,7 @@ func setupFull(t *testing.T, inspect web.Inspector, bucketURL string, tune func(
 	liveCtx, stopLive := context.WithCancel(ctx)
 	go h.RunLive(liveCtx)
 	t.Cleanup(stopLive)
-	return &testBundle{ctx: ctx, st: st, blobs: blobs, queue: q, srv: srv}
+	return &testBundle{ctx: ctx, st: st, blobs: blobs, srv: srv}
 }
 
 func (q *recordingQueue) matchIDs() []int64 {

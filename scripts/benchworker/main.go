@@ -9,13 +9,11 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,6 +26,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/broadside/broadside/internal/blob"
+	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/botzip"
 	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/store"
@@ -205,7 +204,8 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 			if err != nil {
 				return err
 			}
-			return client.EnqueueMatchTx(ctx, tx, m.ID)
+			_, err = client.EnqueueMatchTx(ctx, tx, m.ID)
+			return err
 		})
 		if err != nil {
 			return res, err
@@ -329,31 +329,16 @@ func freshDatabase(ctx context.Context, admin, name string) (string, func(), err
 	return url, drop, nil
 }
 
-// upload does what the portal does with an upload.
+// upload records a bot zip through the portal's own upload service.
 func upload(ctx context.Context, pool *pgxpool.Pool, bucket *blob.Bucket, client *jobs.Client, owner int64, name string, data []byte) (int64, error) {
-	m, err := botzip.Inspect(bytes.NewReader(data), int64(len(data)), botzip.DefaultLimits())
+	limits := botzip.DefaultLimits()
+	svc := botupload.New(store.New(pool), bucket, client, botupload.ZipInspector{Limits: limits},
+		slog.New(slog.DiscardHandler), limits.MaxZipBytes)
+	res, err := svc.Save(ctx, botupload.Upload{OwnerID: owner, Name: name, Zip: bytes.NewReader(data), Size: int64(len(data))})
 	if err != nil {
 		return 0, err
 	}
-	sum := sha256.Sum256(data)
-	manifest, _ := json.Marshal(m)
-	var versionID int64
-	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		res, err := store.NewTx(tx).UploadRecord(ctx, store.UploadParams{
-			OwnerID: owner, Name: name, Game: m.Game, Language: m.BotType.String(), BotType: m.BotType.String(),
-			Manifest: manifest, SourceSHA256: hex.EncodeToString(sum[:]), SourceSize: int64(len(data)),
-			SourceKey: blob.SourceKey,
-		})
-		if err != nil {
-			return err
-		}
-		versionID = res.VersionID
-		if err := blob.Put(ctx, bucket, res.SourceKey, bytes.NewReader(data), "application/zip"); err != nil {
-			return err
-		}
-		return client.EnqueueBuildTx(ctx, tx, res.VersionID)
-	})
-	return versionID, err
+	return res.VersionID, nil
 }
 
 func zipDir(dir string) ([]byte, error) {

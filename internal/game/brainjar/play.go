@@ -26,6 +26,9 @@ func (ruleSet) Name() string { return Name }
 // Seats returns 2, 2: a game is always between two bots.
 func (ruleSet) Seats() (int, int) { return 2, 2 }
 
+// Traits implements game.RuleSet.
+func (ruleSet) Traits() game.Traits { return game.Traits{Title: "BrainJar"} }
+
 // match is one game being played.
 type match struct {
 	opts    game.Options

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/broadside/broadside/internal/command"
 	"github.com/broadside/broadside/internal/game"
-	"github.com/broadside/broadside/internal/sandbox"
 )
 
 // Published limits of the original competition.
@@ -36,7 +36,7 @@ type player struct {
 	bot    game.Bot
 	key    string
 	name   string
-	runner sandbox.Runner
+	runner game.Runner
 	log    *game.BotLog
 	// runs counts requests, for the log.
 	runs int
@@ -76,11 +76,11 @@ func (p *player) request(ctx context.Context, payload []byte, opts game.Options)
 	if opts.NoLimit {
 		wall = noLimitWall
 	}
-	limits := sandbox.Limits{MemoryBytes: MemoryBytes, OutputBytes: outputBytes, WallTime: wall, CPUTime: 2 * wall}
-	cmd := sandbox.Cmd{
+	limits := command.Limits{MemoryBytes: MemoryBytes, OutputBytes: outputBytes, WallTime: wall, CPUTime: 2 * wall}
+	cmd := command.Cmd{
 		Args:   args,
 		Dir:    p.bot.Dir,
-		Mounts: []sandbox.Mount{{Source: p.bot.Dir, Writable: true}},
+		Mounts: []command.Mount{{Source: p.bot.Dir, Writable: true}},
 		Limits: limits,
 	}
 	res, err := p.runner.Run(ctx, cmd)

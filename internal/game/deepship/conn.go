@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/broadside/broadside/internal/command"
 	"github.com/broadside/broadside/internal/game"
-	"github.com/broadside/broadside/internal/sandbox"
 )
 
 // maxLine is the original simulator's read buffer: a line must be shorter.
@@ -30,7 +30,7 @@ type line struct {
 // conn is one running contestant: its process (or console) and the two
 // goroutines that move its lines, so the engine never blocks on a bot.
 type conn struct {
-	proc  sandbox.Process
+	proc  command.Process
 	lines chan line
 	out   chan string
 	// stuck is set when the output queue overflowed.
@@ -45,7 +45,7 @@ type conn struct {
 var errStart = errors.New("could not start")
 
 // startConn starts the bot's program in its folder, with no arguments.
-func startConn(ctx context.Context, bot game.Bot, runner sandbox.Runner) (*conn, error) {
+func startConn(ctx context.Context, bot game.Bot, runner game.Runner) (*conn, error) {
 	if bot.Console != nil {
 		return newConn(nil, bot.Console.In, nopCloser{bot.Console.Out}), nil
 	}
@@ -55,11 +55,11 @@ func startConn(ctx context.Context, bot game.Bot, runner sandbox.Runner) (*conn,
 	// The process lives for the whole round: its wall and CPU time are set
 	// explicitly so a runner's per-turn defaults never apply to it. The
 	// engine's own clocks time each request.
-	limits := sandbox.Limits{OutputBytes: stderrBytes, WallTime: roundWallTime, CPUTime: roundCPUTime}
-	cmd := sandbox.Cmd{
+	limits := command.Limits{OutputBytes: stderrBytes, WallTime: roundWallTime, CPUTime: roundCPUTime}
+	cmd := command.Cmd{
 		Args:   append(append([]string{}, bot.Command...), bot.TrailingArgs...),
 		Dir:    bot.Dir,
-		Mounts: []sandbox.Mount{{Source: bot.Dir, Writable: true}},
+		Mounts: []command.Mount{{Source: bot.Dir, Writable: true}},
 		Limits: limits,
 	}
 	p, err := runner.Start(ctx, cmd)
@@ -69,7 +69,7 @@ func startConn(ctx context.Context, bot game.Bot, runner sandbox.Runner) (*conn,
 	return newConn(p, p.Stdout(), p.Stdin()), nil
 }
 
-func newConn(p sandbox.Process, r io.Reader, w io.WriteCloser) *conn {
+func newConn(p command.Process, r io.Reader, w io.WriteCloser) *conn {
 	c := &conn{proc: p, lines: make(chan line, 64), out: make(chan string, outQueue), started: time.Now()}
 	go readLines(r, c.lines)
 	go func() {

@@ -57,6 +57,9 @@ func (ruleSet) Name() string { return Name }
 // Seats returns 2, 2: a round is always between two contestants.
 func (ruleSet) Seats() (int, int) { return 2, 2 }
 
+// Traits implements game.RuleSet.
+func (ruleSet) Traits() game.Traits { return game.Traits{Title: "DeepShip"} }
+
 // round is one round of three games being played.
 type round struct {
 	opts    game.Options

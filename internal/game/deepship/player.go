@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/broadside/broadside/internal/game"
-	"github.com/broadside/broadside/internal/sandbox"
 )
 
 // player is one contestant and what the engine keeps of it over the round.
@@ -15,7 +14,7 @@ type player struct {
 	key    string
 	name   string
 	bot    game.Bot
-	runner sandbox.Runner
+	runner game.Runner
 	conn   *conn
 	log    *game.BotLog
 	score  Score

@@ -27,6 +27,18 @@ func (ruleSet) Name() string { return "entelect" }
 // Seats returns 2, 2: the game is always one against one.
 func (ruleSet) Seats() (int, int) { return 2, 2 }
 
+// Traits implements game.RuleSet: seats A and B, three map sizes, and the
+// bots' logs written into the replay round by round.
+func (ruleSet) Traits() game.Traits {
+	return game.Traits{
+		Title:         "Entelect",
+		SeatKey:       Key,
+		MapSizes:      []game.MapSize{{Size: 1, Name: "small"}, {Size: 2, Name: "medium"}, {Size: 3, Name: "large"}},
+		LadderMapSize: 2,
+		WritesBotLogs: true,
+	}
+}
+
 // match is one match being played through the file protocol.
 type match struct {
 	opts   game.Options

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/broadside/broadside/internal/command"
 	"github.com/broadside/broadside/internal/game"
-	"github.com/broadside/broadside/internal/sandbox"
 )
 
 // Time limits of a bot turn (§6, policy §14.5).
@@ -29,7 +29,7 @@ type seat struct {
 	bot    game.Bot
 	key    string
 	name   string
-	runner sandbox.Runner
+	runner game.Runner
 	// console reads a human player's commands.
 	console *bufio.Reader
 	// log is the bot's own log over the whole match (PlayerSummary.Log).
@@ -67,11 +67,11 @@ func (m *match) turn(ctx context.Context, st *seat, dir string, l *turnLog) (Com
 	}
 	args := make([]string, 0, len(st.bot.Command)+2+len(st.bot.TrailingArgs))
 	args = append(append(append(args, st.bot.Command...), st.key, dir), st.bot.TrailingArgs...)
-	cmd := sandbox.Cmd{
+	cmd := command.Cmd{
 		Args:   args,
 		Dir:    st.bot.Dir,
-		Mounts: []sandbox.Mount{{Source: dir, Writable: true}},
-		Limits: sandbox.Limits{OutputBytes: maxOutput},
+		Mounts: []command.Mount{{Source: dir, Writable: true}},
+		Limits: command.Limits{OutputBytes: maxOutput},
 	}
 	if !m.opts.NoLimit {
 		cmd.Limits.WallTime = wallKill

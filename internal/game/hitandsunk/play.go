@@ -37,6 +37,12 @@ func (ruleSet) Name() string { return Name }
 // Seats implements game.RuleSet: a free-for-all of 2 to 30 bots.
 func (ruleSet) Seats() (int, int) { return MinShips, MaxShips }
 
+// Traits implements game.RuleSet: a battle is one free-for-all of all
+// its entrants.
+func (ruleSet) Traits() game.Traits {
+	return game.Traits{Title: "Hit and Sunk", FreeForAll: true}
+}
+
 // Play implements game.RuleSet. opts.Size is ignored: the grid side is
 // always 30 plus the number of bots.
 func (rs ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) (*game.Summary, error) {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/broadside/broadside/internal/command"
 	"github.com/broadside/broadside/internal/game"
-	"github.com/broadside/broadside/internal/sandbox"
 )
 
 // Protocol limits.
@@ -52,7 +52,7 @@ func NormalizeReply(stdout string) string {
 type seat struct {
 	id     int
 	bot    game.Bot
-	runner sandbox.Runner
+	runner game.Runner
 	// noShip says why the seat has no ship (load error, failed choice).
 	noShip string
 	log    botLog
@@ -86,14 +86,14 @@ func (s *seat) call(ctx context.Context, arg *string, opts game.Options) callRes
 		args = append(args, *arg)
 	}
 	args = append(args, s.bot.TrailingArgs...)
-	limits := sandbox.Limits{OutputBytes: maxOutput}
+	limits := command.Limits{OutputBytes: maxOutput}
 	if !opts.NoLimit {
 		limits.WallTime = CallTimeout + s.bot.Calibration
 	}
-	cmd := sandbox.Cmd{
+	cmd := command.Cmd{
 		Args:   args,
 		Dir:    s.bot.Dir,
-		Mounts: []sandbox.Mount{{Source: s.bot.Dir, Writable: true}},
+		Mounts: []command.Mount{{Source: s.bot.Dir, Writable: true}},
 		Limits: limits,
 	}
 	start := time.Now()
@@ -141,7 +141,7 @@ func (l *botLog) printf(format string, args ...any) {
 	fmt.Fprintf(&l.b, format, args...)
 }
 
-func (l *botLog) call(arg *string, res sandbox.Result, out callResult) {
+func (l *botLog) call(arg *string, res command.Result, out callResult) {
 	if arg == nil {
 		l.printf("ship choice call (%s)\n", out.wall.Round(time.Millisecond))
 	} else {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/game"
 )
 
 // TestRegistry checks that every game a manifest may name is hosted, under
@@ -24,6 +25,16 @@ func TestRegistry(t *testing.T) {
 		}
 		if lo, hi := rs.Seats(); lo < 1 || hi < lo {
 			t.Errorf("%s seats %d..%d", name, lo, hi)
+		}
+		tr := rs.Traits()
+		if tr.Title == "" {
+			t.Errorf("%s has no title", name)
+		}
+		if tr.LadderMapSize != 0 && !slices.ContainsFunc(tr.MapSizes, func(m game.MapSize) bool { return m.Size == tr.LadderMapSize }) {
+			t.Errorf("%s plays its ladder on map size %d, not one of %v", name, tr.LadderMapSize, tr.MapSizes)
+		}
+		if _, hi := rs.Seats(); tr.Key(0) == tr.Key(hi-1) {
+			t.Errorf("%s gives its first and last seats the same key %q", name, tr.Key(0))
 		}
 	}
 	for _, g := range botmeta.Games() {

@@ -1,15 +1,56 @@
-package jobs
+package competition
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/broadside/broadside/internal/rating"
 	"github.com/broadside/broadside/internal/store"
 )
+
+// RateMatch applies Glicko-2 to a ranked match on its game's ladder.
+func RateMatch(ctx context.Context, st *store.Store, m *store.MatchRow, results []store.MatchPlayerResult) error {
+	ids := make([]int64, len(m.Players))
+	for i, p := range m.Players {
+		ids[i] = p.BotID
+	}
+	def := rating.Default()
+	before, err := st.RatingsLock(ctx, m.Game, ids,
+		store.RatingState{Rating: def.Rating, Deviation: def.Deviation, Volatility: def.Volatility})
+	if err != nil {
+		return err
+	}
+	changes, err := RatingChanges(ids, results, before)
+	if err != nil {
+		return fmt.Errorf("rate match %d: %w", m.ID, err)
+	}
+	return st.RatingApply(ctx, m.ID, m.Game, changes)
+}
+
+// RatingChanges computes one match's rating changes from the players'
+// ratings before it: the single rule both the worker and the
+// recomputation use, so they agree to the last bit.
+func RatingChanges(botIDs []int64, results []store.MatchPlayerResult, before map[int64]store.RatingState) ([]store.RatingChange, error) {
+	players := make([]rating.Player, len(botIDs))
+	for i, id := range botIDs {
+		b := before[id]
+		players[i] = rating.Player{Before: rating.Rating{Rating: b.Rating, Deviation: b.Deviation, Volatility: b.Volatility}, Rank: results[i].Rank}
+	}
+	after, err := rating.Match(players)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]store.RatingChange, len(botIDs))
+	for i, id := range botIDs {
+		out[i] = store.RatingChange{
+			BotID: id, Before: before[id], Outcome: results[i].Outcome,
+			After: store.RatingState{Rating: after[i].Rating, Deviation: after[i].Deviation, Volatility: after[i].Volatility},
+		}
+	}
+	return out, nil
+}
 
 // RecomputeReport says how the ratings rebuilt from history compare with
 // the stored ones.
@@ -36,15 +77,14 @@ type ladderBot struct {
 // (RatingChanges), and compares the result with the stored ratings. With
 // write set, the recomputed values replace the stored ones, in one
 // transaction that locks the ratings table against finishing matches.
-func RecomputeRatings(ctx context.Context, pool *pgxpool.Pool, write bool) (*RecomputeReport, error) {
+func RecomputeRatings(ctx context.Context, s *store.Store, write bool) (*RecomputeReport, error) {
 	rep := &RecomputeReport{}
-	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+	err := s.InTx(ctx, func(_ pgx.Tx, st *store.Store) error {
 		if write {
-			if _, err := tx.Exec(ctx, `LOCK TABLE ratings IN EXCLUSIVE MODE`); err != nil {
+			if err := st.RatingsLockTable(ctx); err != nil {
 				return err
 			}
 		}
-		st := store.NewTx(tx)
 		state := map[ladderBot]store.RatingState{}
 		var order []ladderBot
 		def := rating.Default()

@@ -1,4 +1,4 @@
-package web
+package botupload
 
 import (
 	"encoding/json"
@@ -8,6 +8,22 @@ import (
 
 	"github.com/broadside/broadside/internal/botzip"
 )
+
+// Inspection is what an upload learns from a checked bot zip.
+type Inspection struct {
+	// Name is the bot's display name from its manifest (NickName).
+	Name     string
+	Game     string
+	BotType  string
+	Language string
+	// Manifest is the manifest as JSON, kept with the version.
+	Manifest []byte
+}
+
+// Inspector checks an uploaded zip. Its errors are messages for the uploader.
+type Inspector interface {
+	Inspect(r io.ReaderAt, size int64) (Inspection, error)
+}
 
 // ZipInspector checks uploads with botzip under its limits.
 type ZipInspector struct {

@@ -1,0 +1,202 @@
+// Package botupload records uploaded bot zips as new immutable bot
+// versions: it checks the zip, then writes the rows, the zip in the blob
+// store and the build job together or not at all. The portal's pages, its
+// API and the seeding of the house bots all upload through it.
+package botupload
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/broadside/broadside/internal/blob"
+	"github.com/broadside/broadside/internal/store"
+)
+
+// BuildQueue puts a version's build job on the queue inside the
+// transaction that records the version. It reports whether it added a
+// job: false means an unfinished build of the version already exists.
+type BuildQueue interface {
+	EnqueueBuildTx(ctx context.Context, tx pgx.Tx, versionID int64) (added bool, err error)
+}
+
+// Upload is one bot zip to record as a new version.
+type Upload struct {
+	OwnerID int64
+	// Name is the bot's name; empty takes the manifest's NickName.
+	Name string
+	Zip  io.Reader
+	// Size is the zip's size as announced by the client, or -1.
+	Size int64
+	// House marks a starter bot of the house account.
+	House bool
+	// SkipUnchanged returns the bot's newest version instead of adding one
+	// when the zip is byte for byte the same (for idempotent seeding).
+	SkipUnchanged bool
+}
+
+// Result is the version an upload made.
+type Result struct {
+	BotID     int64
+	VersionID int64
+	Number    int
+	// Unchanged is set when SkipUnchanged found the same zip already stored.
+	Unchanged bool
+}
+
+// Kind classifies a refusal, so the caller can answer with a fitting status.
+type Kind int
+
+// Kinds of refusal.
+const (
+	// Invalid: the zip or the name cannot be accepted as sent.
+	Invalid Kind = iota
+	// TooLarge: the zip is over the size limit.
+	TooLarge
+	// Conflict: the name is taken by another game's bot, or another upload
+	// of it is under way.
+	Conflict
+)
+
+// Error is a refusal whose message is meant for the uploader.
+type Error struct {
+	Kind Kind
+	Msg  string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+func refuse(kind Kind, format string, args ...any) error {
+	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Service records uploads.
+type Service struct {
+	store    *store.Store
+	blobs    *blob.Bucket
+	queue    BuildQueue
+	inspect  Inspector
+	logger   *slog.Logger
+	maxBytes int64
+}
+
+// New returns a Service that accepts zips of at most maxBytes.
+func New(st *store.Store, blobs *blob.Bucket, queue BuildQueue, inspect Inspector, logger *slog.Logger, maxBytes int64) *Service {
+	return &Service{store: st, blobs: blobs, queue: queue, inspect: inspect, logger: logger, maxBytes: maxBytes}
+}
+
+// Save checks a bot zip and records it as a new immutable version: the
+// rows, the zip in the blob store and the build job land together or not
+// at all. Its refusals are *Error, with a message for the uploader.
+func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
+	max := s.maxBytes
+	if u.Size > max {
+		return nil, refuse(TooLarge, "The zip is %d bytes, larger than the limit of %s (%d bytes).", u.Size, mib(max), max)
+	}
+	data, err := io.ReadAll(io.LimitReader(u.Zip, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("read upload: %w", err)
+	}
+	if int64(len(data)) > max {
+		return nil, refuse(TooLarge, "The zip is larger than the limit of %s (%d bytes).", mib(max), max)
+	}
+	if len(data) == 0 {
+		return nil, refuse(Invalid, "Choose a zip file to upload: the file sent was empty.")
+	}
+	insp, err := s.inspect.Inspect(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, refuse(Invalid, "The zip was refused: %s", err)
+	}
+	name := strings.TrimSpace(u.Name)
+	if name == "" {
+		name = strings.TrimSpace(insp.Name)
+	}
+	if msg := validBotName(name); msg != "" {
+		return nil, refuse(Invalid, "%s", msg)
+	}
+	sum := sha256.Sum256(data)
+	digest := hex.EncodeToString(sum[:])
+	if u.SkipUnchanged {
+		botID, last, err := s.store.BotLatestSource(ctx, u.OwnerID, name)
+		if err == nil && last == digest {
+			return &Result{BotID: botID, Unchanged: true}, nil
+		} else if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, err
+		}
+	}
+	var res *store.UploadResult
+	var written string
+	err = s.store.InTx(ctx, func(tx pgx.Tx, st *store.Store) error {
+		var err error
+		res, err = st.UploadRecord(ctx, store.UploadParams{
+			OwnerID: u.OwnerID, Name: name, Game: insp.Game, Language: insp.Language, BotType: insp.BotType,
+			Manifest: insp.Manifest, SourceSHA256: digest, SourceSize: int64(len(data)), House: u.House,
+			SourceKey: blob.SourceKey,
+		})
+		if err != nil {
+			return err
+		}
+		if err := blob.Put(ctx, s.blobs, res.SourceKey, bytes.NewReader(data), "application/zip"); err != nil {
+			return fmt.Errorf("store zip of bot %d: %w", res.BotID, err)
+		}
+		written = res.SourceKey
+		added, err := s.queue.EnqueueBuildTx(ctx, tx, res.VersionID)
+		if err != nil {
+			return err
+		}
+		if !added {
+			// The version was recorded just now: no build of it can exist yet.
+			return fmt.Errorf("enqueue build of new version %d: a build job of it already exists", res.VersionID)
+		}
+		return nil
+	})
+	if err != nil {
+		if written != "" {
+			// The rows are gone with the transaction; the zip must go too.
+			if derr := s.blobs.Delete(context.WithoutCancel(ctx), written); derr != nil {
+				s.logger.ErrorContext(ctx, "remove zip of failed upload", "key", written, "err", derr)
+			}
+		}
+		switch {
+		case errors.Is(err, store.ErrGameMismatch):
+			return nil, refuse(Conflict,
+				"You already have a bot called %q for another game; this zip is for %s. Choose another name.", name, insp.Game)
+		case errors.Is(err, store.ErrConflict):
+			return nil, refuse(Conflict, "Another upload of %q is under way. Please try again.", name)
+		}
+		return nil, fmt.Errorf("save upload of %q: %w", name, err)
+	}
+	s.logger.InfoContext(ctx, "bot version uploaded", "bot_id", res.BotID, "version_id", res.VersionID,
+		"number", res.Number, "user_id", u.OwnerID)
+	return &Result{BotID: res.BotID, VersionID: res.VersionID, Number: res.Number}, nil
+}
+
+func validBotName(name string) string {
+	switch {
+	case name == "":
+		return "Give the bot a name (or set NickName in its bot.json)."
+	case utf8.RuneCountInString(name) > 64:
+		return "Bot names have at most 64 characters."
+	case strings.IndexFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0:
+		return "Bot names cannot contain control characters."
+	}
+	return ""
+}
+
+// mib writes a size limit for people.
+func mib(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
