@@ -17,6 +17,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // TestBrowserEndToEnd drives the portal with headless Chromium: two users
@@ -130,6 +132,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 // newBrowser starts headless Chromium for the test.
 func newBrowser(t *testing.T, ctx context.Context) context.Context {
 	t.Helper()
+	testenv.RequireProgram(t, "/usr/bin/chromium")
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath("/usr/bin/chromium"),
 		chromedp.Flag("headless", true),

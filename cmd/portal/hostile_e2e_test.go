@@ -26,6 +26,7 @@ import (
 
 	"github.com/broadside/broadside/internal/sandbox"
 	"github.com/broadside/broadside/internal/store"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // TestHostileBotsThroughPortal is the hostile-bot suite on the production
@@ -37,9 +38,7 @@ import (
 // and nothing outside its folders changed; on the match, that the house bot
 // won and the hostile bot's log says why its turn ended.
 func TestHostileBotsThroughPortal(t *testing.T) {
-	if err := sandbox.Require(sandbox.Probe(context.Background())); err != nil {
-		t.Fatalf("hostile bots must not run unconfined: %v", err)
-	}
+	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(context.Background())))
 	secret := fmt.Sprintf("worker-secret-%d", time.Now().UnixNano())
 	// Not under /tmp: the sandbox's /tmp is a private tmpfs, where a
 	// write next to the bot's folder would land unseen by the host.

@@ -21,6 +21,7 @@ import (
 	"github.com/broadside/broadside/internal/sandbox"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // parityBot is one bot of the parity corpus (testdata/parity), shaped like
@@ -80,16 +81,10 @@ func TestParity(t *testing.T) {
 		t.Skip("plays real bots in the sandbox")
 	}
 	for _, b := range parityCorpus {
-		for _, p := range b.needs {
-			if _, err := exec.LookPath(p); err != nil {
-				t.Fatalf("%s needs %s, which is not installed (scripts/setup.sh installs it)", b.dir, p)
-			}
-		}
+		testenv.RequireProgram(t, b.needs...)
 	}
 	ctx := context.Background()
-	if err := sandbox.Require(sandbox.Probe(ctx)); err != nil {
-		t.Fatalf("the parity test needs the sandbox: %v", err)
-	}
+	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(ctx)))
 	progs, err := botexec.NewRuntimes().Programs(botexec.Python2First)
 	if err != nil {
 		t.Fatal(err)

@@ -16,10 +16,11 @@ import (
 	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/sandbox"
 	"github.com/broadside/broadside/internal/testdb"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // startWorker runs an in-process worker for Entelect, confined by
-// bubblewrap where the machine can enforce it (as SANDBOX=auto).
+// bubblewrap (as SANDBOX=require).
 func startWorker(t *testing.T, e *env, workDir string) {
 	t.Helper()
 	startWorkerGames(t, e, workDir, game.NewRegistry(entelect.New()))
@@ -32,18 +33,16 @@ func startWorkerGames(t *testing.T, e *env, workDir string, games *game.Registry
 		Pool: e.pool, Bucket: e.bucket, Games: games, WorkDir: workDir,
 		MatchConcurrency: 2, BuildConcurrency: 2, ShutdownGrace: 10 * time.Second,
 	}
-	var buildRunner sandbox.Runner = sandbox.NewHost(sandbox.HostConfig{})
-	if sandbox.Probe(e.ctx).Enforced() {
-		bw, err := sandbox.NewBwrap(sandbox.BwrapConfig{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		deps.Bwrap = bw
-		if buildRunner, err = sandbox.NewBwrap(sandbox.BwrapConfig{DiskBytes: 1 << 30}); err != nil {
-			t.Fatal(err)
-		}
-	} else {
-		t.Log("bubblewrap cannot confine here: bots run on the host")
+	// Bots are untrusted code: they are never played on the host here.
+	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(e.ctx)))
+	bw, err := sandbox.NewBwrap(sandbox.BwrapConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps.Bwrap = bw
+	buildRunner, err := sandbox.NewBwrap(sandbox.BwrapConfig{DiskBytes: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
 	}
 	deps.Builder = build.New(buildRunner)
 	runWorker(t, deps)

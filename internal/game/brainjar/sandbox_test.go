@@ -8,6 +8,7 @@ import (
 
 	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/sandbox"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // TestStarterBotsSandboxed plays a game as the platform does: each bot a
@@ -18,9 +19,8 @@ func TestStarterBotsSandboxed(t *testing.T) {
 		t.Skip("plays a game in the sandbox")
 	}
 	ctx := context.Background()
-	if caps := sandbox.Probe(ctx); !caps.Bwrap {
-		t.Skipf("bubblewrap unavailable: %v", caps.Problems)
-	}
+	caps := sandbox.Probe(ctx)
+	testenv.Require(t, "bubblewrap", caps.Bwrap, caps.String())
 	bw, err := sandbox.NewBwrap(sandbox.BwrapConfig{})
 	if err != nil {
 		t.Fatal(err)
