@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
-
-	"github.com/broadside/broadside/internal/testdb"
 )
 
 // TestWorkerPublishesRounds plays a match through the worker and follows it
@@ -16,7 +14,7 @@ func TestWorkerPublishesRounds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and plays real bots")
 	}
-	e := newEnv(t, testdb.NewPool(t), t.TempDir())
+	e := setup(t)
 	startWorker(t, e, t.TempDir())
 	a := e.upload(t, "Left", zipDir(t, "../../bots/entelect-python3", nil))
 	b := e.upload(t, "Right", zipDir(t, "../../bots/entelect-python3", nil))

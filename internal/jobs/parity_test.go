@@ -20,7 +20,6 @@ import (
 	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/sandbox"
 	"github.com/broadside/broadside/internal/store"
-	"github.com/broadside/broadside/internal/testdb"
 	"github.com/broadside/broadside/internal/testenv"
 )
 
@@ -110,7 +109,7 @@ func TestParity(t *testing.T) {
 	runIn(t, java, "javac", "-d", filepath.Join(tmp, "classes"), "src/Bot.java")
 	runIn(t, java, "jar", "cfe", "bot.jar", "Bot", "-C", filepath.Join(tmp, "classes"), ".")
 
-	e := newEnv(t, testdb.NewPool(t), t.TempDir())
+	e := setup(t)
 	startParityWorker(t, e, t.TempDir())
 
 	// Upload everything first, so the worker builds while the command plays.
@@ -171,7 +170,7 @@ func startParityWorker(t *testing.T, e *env, workDir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runWorker(t, jobs.Deps{
+	runWorker(t, e, jobs.Deps{
 		Pool: e.pool, Bucket: e.bucket, Games: rulesets.Registry(), WorkDir: workDir, Bwrap: bw,
 		Builder: build.New(buildRunner), NoTimeLimits: true,
 		MatchConcurrency: 2, BuildConcurrency: 2, ShutdownGrace: 10 * time.Second,

@@ -15,7 +15,6 @@ import (
 	"github.com/broadside/broadside/internal/game/entelect"
 	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/sandbox"
-	"github.com/broadside/broadside/internal/testdb"
 	"github.com/broadside/broadside/internal/testenv"
 )
 
@@ -45,11 +44,12 @@ func startWorkerGames(t *testing.T, e *env, workDir string, games *game.Registry
 		t.Fatal(err)
 	}
 	deps.Builder = build.New(buildRunner)
-	runWorker(t, deps)
+	runWorker(t, e, deps)
 }
 
-// runWorker starts a worker with deps, stopped when the test ends.
-func runWorker(t *testing.T, deps jobs.Deps) {
+// runWorker starts a worker with deps as e's worker, stopped when the
+// test ends.
+func runWorker(t *testing.T, e *env, deps jobs.Deps) {
 	t.Helper()
 	w, err := jobs.NewWorker(deps)
 	if err != nil {
@@ -59,6 +59,7 @@ func runWorker(t *testing.T, deps jobs.Deps) {
 	if err := w.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
+	e.worker = w
 	t.Cleanup(func() {
 		cancel()
 		<-w.Stopped()
@@ -72,7 +73,7 @@ func TestWorkerEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and plays real bots")
 	}
-	e := newEnv(t, testdb.NewPool(t), t.TempDir())
+	e := setup(t)
 	startWorker(t, e, t.TempDir())
 
 	py := e.upload(t, "Pythonista", zipDir(t, "../../bots/entelect-python3", nil))
