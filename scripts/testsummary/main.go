@@ -89,27 +89,18 @@ func summarise(r io.Reader, w io.Writer) []skip {
 		case e.Action == "build-output":
 			fmt.Fprint(w, e.Output)
 		case e.Test == "" && e.Action == "output":
+			// Output of tests that never ended (a timeout's panic) comes
+			// before the package's FAIL line rather than being lost.
+			if strings.HasPrefix(e.Output, "FAIL\t") {
+				flush(w, pending, e.Package, true)
+			}
 			// The test binary's own PASS line, which plain go test of
 			// several packages leaves out.
 			if e.Output != "PASS\n" {
 				fmt.Fprint(w, e.Output)
 			}
 		case e.Test == "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip"):
-			// The package is done: output of tests that never ended (a
-			// timeout's panic) is shown rather than lost.
-			var left []string
-			for k := range pending {
-				if strings.HasPrefix(k, e.Package+"\x00") {
-					left = append(left, k)
-				}
-			}
-			sort.Strings(left)
-			for _, k := range left {
-				if e.Action == "fail" {
-					fmt.Fprint(w, strings.Join(pending[k], ""))
-				}
-				delete(pending, k)
-			}
+			flush(w, pending, e.Package, e.Action == "fail")
 		case e.Action == "output":
 			pending[key(e)] = append(pending[key(e)], e.Output)
 		case e.Action == "fail":
@@ -126,6 +117,24 @@ func summarise(r io.Reader, w io.Writer) []skip {
 		fmt.Fprintf(w, "testsummary: reading go test's output: %v\n", err)
 	}
 	return skips
+}
+
+// flush drops the output kept for pkg's tests that have not ended,
+// printing it first when show is set.
+func flush(w io.Writer, pending map[string][]string, pkg string, show bool) {
+	var left []string
+	for k := range pending {
+		if strings.HasPrefix(k, pkg+"\x00") {
+			left = append(left, k)
+		}
+	}
+	sort.Strings(left)
+	for _, k := range left {
+		if show {
+			fmt.Fprint(w, strings.Join(pending[k], ""))
+		}
+		delete(pending, k)
+	}
 }
 
 // logLine is a test's log line as `go test -v` prints it.
