@@ -235,7 +235,9 @@ func (a hostileAPI) upload(dir, name string, extra map[string]string) int64 {
 	return up.BotID
 }
 
-// waitBuilt waits until the bot's newest version is built.
+// waitBuilt waits until the bot's newest version is built, asking the API
+// as a contestant would. The worker is another process that announces no
+// build, so this polls, bounded by the test's deadline in ctx.
 func (a hostileAPI) waitBuilt(ctx context.Context, botID int64) {
 	a.t.Helper()
 	for {
@@ -300,7 +302,8 @@ func (m apiMatch) player(botID int64) (p struct {
 	return p
 }
 
-// waitMatch waits until the match is over and returns it as its owner sees it.
+// waitMatch waits until the match is over and returns it as its owner sees
+// it: a poll of the API across processes, bounded by ctx, as waitBuilt.
 func (a hostileAPI) waitMatch(ctx context.Context, id int64) apiMatch {
 	a.t.Helper()
 	for {
