@@ -111,6 +111,14 @@ func NewPool(t testing.TB) *pgxpool.Pool {
 	return pool
 }
 
+// Require stops the test when there is no server to test against: it
+// skips, or fails where testenv.RequireAll is set. For a test whose
+// subtests take the databases and whose own checks need them too.
+func Require(t testing.TB) {
+	t.Helper()
+	setup(t)
+}
+
 func sharedPool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
 	setup(t)
