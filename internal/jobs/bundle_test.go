@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
 )
 
@@ -35,6 +36,21 @@ func listenMatchEvents(t *testing.T, e *env) *matchEvents {
 	return &matchEvents{raw: raw}
 }
 
+// next returns the next event of match, waiting until ctx ends.
+func (m *matchEvents) next(t *testing.T, ctx context.Context, match int64) store.MatchEvent {
+	t.Helper()
+	for {
+		n, err := m.raw.WaitForNotification(ctx)
+		if err != nil {
+			t.Fatalf("waiting for an event of match %d: %v", match, err)
+		}
+		var ev store.MatchEvent
+		if json.Unmarshal([]byte(n.Payload), &ev) == nil && ev.Match == match {
+			return ev
+		}
+	}
+}
+
 // waitRound waits until match has announced round seq or a later one,
 // for at most within. The match ending first fails the test.
 func (m *matchEvents) waitRound(t *testing.T, match int64, seq int, within time.Duration) {
@@ -42,22 +58,11 @@ func (m *matchEvents) waitRound(t *testing.T, match int64, seq int, within time.
 	ctx, cancel := context.WithTimeout(context.Background(), within)
 	defer cancel()
 	for {
-		n, err := m.raw.WaitForNotification(ctx)
-		if err != nil {
-			t.Fatalf("waiting for round %d of match %d: %v", seq, match, err)
-		}
-		var ev struct {
-			Match  int64
-			Round  *int
-			Status string
-		}
-		if json.Unmarshal([]byte(n.Payload), &ev) != nil || ev.Match != match {
-			continue
-		}
+		ev := m.next(t, ctx, match)
 		if ev.Round != nil && *ev.Round >= seq {
 			return
 		}
-		if ev.Status == "finished" || ev.Status == "failed" {
+		if ev.Status == store.MatchFinished || ev.Status == store.MatchFailed {
 			t.Fatalf("match %d %s before round %d", match, ev.Status, seq)
 		}
 	}
