@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // compose returns the command line of Compose: the docker CLI's plugin
@@ -19,7 +21,7 @@ func compose(t *testing.T) []string {
 	if p, err := exec.LookPath("docker-compose"); err == nil {
 		return []string{p}
 	}
-	t.Fatal("neither `docker compose` nor docker-compose is installed: run scripts/setup.sh --test")
+	testenv.Require(t, "Docker Compose", false, "neither `docker compose` nor docker-compose is installed: run scripts/setup.sh --test")
 	return nil
 }
 

@@ -14,4 +14,18 @@ if [ -z "${TEST_DATABASE_URL:-}" ] && ! docker info >/dev/null 2>&1; then
 fi
 
 go vet ./...
-go test -p 2 -timeout 25m -count=1 "$@" ./...
+
+# The tests run through scripts/testsummary, which prints what go test
+# would and ends with how many tests skipped and why. Tests skip where the
+# machine lacks a sandbox or toolchain they need; with
+# BROADSIDE_TEST_REQUIRE_ALL=1 (CI) they fail instead, and any skip left
+# fails the run.
+summary=$(mktemp -d)
+trap 'rm -rf "$summary"' EXIT
+go build -o "$summary/testsummary" ./scripts/testsummary
+max_skips=-1
+case "${BROADSIDE_TEST_REQUIRE_ALL:-}" in
+  "" | 0 | false) ;;
+  *) max_skips=0 ;;
+esac
+"$summary/testsummary" -max-skips="$max_skips" -- go test -json -p 2 -timeout 25m -count=1 "$@" ./...

@@ -17,6 +17,7 @@ import (
 
 	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/sandbox"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // kit is the command and the bots built for one test run.
@@ -97,14 +98,10 @@ func slicesContains(list []string, s string) bool {
 	return false
 }
 
-// needTool skips when a sample bot's toolchain is missing.
+// needTool requires a sample bot's toolchain (see testenv.Require).
 func needTool(t *testing.T, tools ...string) {
 	t.Helper()
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed", tool)
-		}
-	}
+	testenv.RequireProgram(t, tools...)
 }
 
 var roundFolder = regexp.MustCompile(`^Phase ([12]) - Round (\d+)$`)
@@ -291,7 +288,7 @@ func TestEndToEnd(t *testing.T) {
 			if r.code != 1 || !strings.Contains(r.stderr, "--sandbox: this machine cannot confine bots") {
 				t.Errorf("unenforceable sandbox: exit %d, stderr %q", r.code, r.stderr)
 			}
-			return
+			testenv.RequireErr(t, "an enforced sandbox", err)
 		}
 		if r.code != 0 || r.summary.Winner == nil {
 			t.Fatalf("exit %d, summary %+v\n%s", r.code, r.summary, r.stderr)

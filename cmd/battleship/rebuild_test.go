@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/broadside/broadside/internal/sandbox"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // TestForceRebuild checks -f: bots are built from source by the platform's
@@ -70,7 +71,7 @@ func TestForceRebuild(t *testing.T) {
 			if r.code != 1 || !strings.Contains(r.stderr, "--sandbox: this machine cannot confine bots") {
 				t.Errorf("unenforceable sandbox: exit %d, stderr %q", r.code, r.stderr)
 			}
-			return
+			testenv.RequireErr(t, "an enforced sandbox", err)
 		}
 		if r.code != 0 {
 			t.Fatalf("exit %d\n%s", r.code, r.stderr)

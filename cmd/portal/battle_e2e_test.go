@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/store"
@@ -25,18 +23,8 @@ import (
 // bracket match as the results land, and the battle's leaderboard shows
 // the final positions.
 func TestBrowserBattle(t *testing.T) {
-	bs := startPortal(t, 6*time.Minute, "BATTLE_INTERVAL=1s", "LADDER_INTERVAL=off")
-	ctx, base, dbURL := bs.ctx, bs.base, bs.dbURL
-	pool, err := pgxpool.New(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	bp := newBrowserPortal(t, 6*time.Minute, "BATTLE_INTERVAL=1s", "LADDER_INTERVAL=off")
+	ctx, base, conn, browser := bp.ctx, bp.base, bp.conn, bp.browser
 
 	data, err := zipFolder(filepath.Join("..", "..", "bots", "entelect-go-reference"))
 	if err != nil {
@@ -46,44 +34,24 @@ func TestBrowserBattle(t *testing.T) {
 	if err := os.WriteFile(zipPath, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-
-	browser := newBrowser(t, ctx)
-	step := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(browser, steps...); err != nil {
-			html, _ := chromedp.Run(browser, chromedp.OuterHTML(chromedp.CSS("main")))
-			t.Fatalf("%s: %v\npage: %s", what, err, html)
-		}
-	}
+	step := bp.run
 	account := func(path, user string) chromedp.Action[chromedp.Void] {
-		return chromedp.Steps(
-			chromedp.Navigate(base+path),
-			chromedp.SendKeys(chromedp.CSS(`input[name=username]`), user),
-			chromedp.SendKeys(chromedp.CSS(`input[name=password]`), "correct horse battery"),
-			chromedp.Submit(chromedp.CSS(`input[name=username]`)),
-			chromedp.WaitVisible(`//button[text()="Log out"]`),
-		)
+		if path == "/register" {
+			return bp.register(user)
+		}
+		return bp.login(user)
 	}
-	logout := chromedp.Steps(
-		chromedp.Click(`//button[text()="Log out"]`),
-		chromedp.WaitVisible(`//a[text()="Log in"]`),
-	)
+	logout := bp.logout()
 
 	step("olga registers", account("/register", "olga"), logout)
-	if code := run(ctx, []string{"make-organiser", "olga"}, bs.getenv, io.Discard, os.Stderr); code != 0 {
+	if code := run(ctx, []string{"make-organiser", "olga"}, bp.getenv, io.Discard, os.Stderr); code != 0 {
 		t.Fatalf("make-organiser: exit %d", code)
 	}
-	step("ann registers and uploads a bot", account("/register", "ann"),
-		chromedp.Navigate(base+"/bots/new"),
-		chromedp.SendKeys(chromedp.CSS(`input[name=name]`), "Gopher 1"),
-		chromedp.SetUploadFiles(chromedp.CSS(`input[name=zip]`), []string{zipPath}),
-		chromedp.Submit(chromedp.CSS(`input[name=zip]`)),
-		chromedp.WaitVisible(`//p[contains(., "Version 1 was uploaded")]`),
-	)
-	waitFor(t, ctx, conn, "the build", `SELECT count(*) = 1 FROM bot_versions WHERE build_status IN ('ok', 'failed')`)
+	step("ann registers and uploads a bot", account("/register", "ann"), bp.upload("Gopher 1", zipPath))
+	bp.waitFor("the build", `SELECT count(*) = 1 FROM bot_versions WHERE build_status IN ('ok', 'failed')`)
 	// Seven more bots share the built artifact: one build keeps the test
 	// about the battle, not about compiling the same bot eight times.
-	st := store.New(pool)
+	st := bp.st
 	var annID int64
 	var artifact string
 	if err := conn.QueryRow(ctx, `SELECT b.owner_id, v.artifact_key FROM bot_versions v JOIN bots b ON b.id = v.bot_id
@@ -141,7 +109,7 @@ func TestBrowserBattle(t *testing.T) {
 		chromedp.Click(`//button[text()="Start now"]`),
 		chromedp.WaitVisible(`//dd[@class="battle-status" and text()="running"]`),
 	)
-	waitFor(t, ctx, conn, "the battle to end",
+	bp.waitFor("the battle to end",
 		fmt.Sprintf(`SELECT status IN ('finished', 'canceled') FROM battles WHERE id = %d`, battleID))
 
 	var failed int

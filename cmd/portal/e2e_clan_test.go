@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/jackc/pgx/v5"
 )
 
 // TestBrowserClanChallenge drives a clan of three through the portal with
@@ -17,20 +16,13 @@ import (
 // pages, the challenges page and the clan page.
 func TestBrowserClanChallenge(t *testing.T) {
 	// The ladder stays off: its matches would crowd the bot pages this test reads.
-	bs := startPortal(t, 4*time.Minute, "LADDER_INTERVAL=off")
-	ctx, base, dbURL := bs.ctx, bs.base, bs.dbURL
-
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	bp := newBrowserPortal(t, 4*time.Minute, "LADDER_INTERVAL=off")
+	ctx, base, conn := bp.ctx, bp.base, bp.conn
 
 	zipPath := starterZip(t, "entelect-python3")
-	d := newDriver(t, ctx, base)
-	run, get, register, login := d.run, d.get, d.register, d.login
-	upload := func(name string) chromedp.Action[chromedp.Void] { return d.upload(name, zipPath) }
-	logout := d.logout()
+	run, get, register, login := bp.run, bp.get, bp.register, bp.login
+	upload := func(name string) chromedp.Action[chromedp.Void] { return bp.upload(name, zipPath) }
+	logout := bp.logout()
 	join := func(user, invite string) chromedp.Action[chromedp.Void] {
 		return chromedp.Steps(
 			register(user),
@@ -68,7 +60,7 @@ func TestBrowserClanChallenge(t *testing.T) {
 		}
 	}
 
-	waitFor(t, ctx, conn, "both builds to succeed",
+	bp.waitFor("both builds to succeed",
 		`SELECT count(*) = 2 FROM bot_versions WHERE build_status = 'ok'`)
 
 	run("ben challenges Pyro with Shark",
@@ -93,7 +85,7 @@ func TestBrowserClanChallenge(t *testing.T) {
 	if _, err := fmt.Sscanf(strings.TrimPrefix(matchURL, base), "/matches/%d", &matchID); err != nil {
 		t.Fatalf("accepting landed on %q", matchURL)
 	}
-	waitFor(t, ctx, conn, "the match to end",
+	bp.waitFor("the match to end",
 		fmt.Sprintf(`SELECT status IN ('finished', 'failed') FROM matches WHERE id = %d`, matchID))
 	var status, winner string
 	if err := conn.QueryRow(ctx, `

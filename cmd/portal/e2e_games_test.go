@@ -3,15 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/store"
@@ -24,30 +21,10 @@ import (
 // replay stepped by plain links; the leaderboard's Hit and Sunk tab lists
 // the bots rated on that ladder.
 func TestBrowserHitAndSunk(t *testing.T) {
-	bs := startPortal(t, 4*time.Minute)
-	ctx, base, dbURL := bs.ctx, bs.base, bs.dbURL
-	pool, err := pgxpool.New(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-
-	data, err := zipFolder(filepath.Join("..", "..", "bots", "hitandsunk-python3"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	zipPath := filepath.Join(t.TempDir(), "hitandsunk.zip")
-	if err := os.WriteFile(zipPath, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-
-	d := newDriver(t, ctx, base)
-	browser, run := d.browser, d.run
+	bp := newBrowserPortal(t, 4*time.Minute)
+	ctx, base, conn, pool := bp.ctx, bp.base, bp.conn, bp.pool
+	zipPath := starterZip(t, "hitandsunk-python3")
+	browser, run := bp.browser, bp.run
 	text := func(sel string) string {
 		t.Helper()
 		v, err := chromedp.Run(browser, chromedp.Text(chromedp.CSS(sel)))
@@ -57,25 +34,19 @@ func TestBrowserHitAndSunk(t *testing.T) {
 		return v
 	}
 
-	run("ann registers", d.register("ann"))
+	run("ann registers", bp.register("ann"))
 	names := []string{"Kraken", "Leviathan", "Scylla"}
 	for _, name := range names {
-		run("ann uploads "+name,
-			chromedp.Navigate(base+"/bots/new"),
-			chromedp.SendKeys(chromedp.CSS(`input[name=name]`), name),
-			chromedp.SetUploadFiles(chromedp.CSS(`input[name=zip]`), []string{zipPath}),
-			chromedp.Submit(chromedp.CSS(`input[name=zip]`)),
-			chromedp.WaitVisible(`//p[contains(., "Version 1 was uploaded")]`),
-		)
+		run("ann uploads "+name, bp.upload(name, zipPath))
 	}
-	waitFor(t, ctx, conn, "the builds", `SELECT count(*) = 3 FROM bot_versions WHERE build_status IN ('ok', 'failed')`)
+	bp.waitFor("the builds", `SELECT count(*) = 3 FROM bot_versions WHERE build_status IN ('ok', 'failed')`)
 	if n := countRows(t, ctx, conn, `SELECT count(*) FROM bots WHERE game = 'hitandsunk' AND current_version_id IS NOT NULL`); n != 3 {
 		t.Fatalf("%d built Hit and Sunk bots, want 3", n)
 	}
 
 	// The ladder never pairs one owner's bots: the match is queued as an
 	// organiser's would be.
-	st := store.New(pool)
+	st := bp.st
 	client, err := jobs.NewClient(pool)
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +74,7 @@ func TestBrowserHitAndSunk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ctx, conn, "the match", fmt.Sprintf(`SELECT status IN ('finished', 'failed') FROM matches WHERE id = %d`, matchID))
+	bp.waitFor("the match", fmt.Sprintf(`SELECT status IN ('finished', 'failed') FROM matches WHERE id = %d`, matchID))
 
 	matchURL := fmt.Sprintf("%s/matches/%d", base, matchID)
 	run("the match page", chromedp.Navigate(matchURL), chromedp.WaitVisible(`#viewer svg.grid`))

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/jackc/pgx/v5"
 )
 
 // TestBrowserOriginalBotTypes uploads, through the form, the C# starter and
@@ -18,13 +17,8 @@ import (
 // shows a successful build and it plays a challenge; each other page shows
 // its failed build with the reason.
 func TestBrowserOriginalBotTypes(t *testing.T) {
-	bs := startPortal(t, 10*time.Minute)
-	ctx, base := bs.ctx, bs.base
-	conn, err := pgx.Connect(ctx, bs.dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	bp := newBrowserPortal(t, 10*time.Minute)
+	ctx, base, conn := bp.ctx, bp.base, bp.conn
 
 	dir := t.TempDir()
 	zipOf := func(name, src string, files map[string]string) string {
@@ -69,31 +63,24 @@ func TestBrowserOriginalBotTypes(t *testing.T) {
 			"bot.json": `{"BotType":"Julia","ProjectLocation":"","RunFile":"bot.jl"}`, "bot.jl": "println(1)\n"}), "no Julia"})
 	}
 
-	d := newDriver(t, ctx, base)
-	run, get := d.run, d.get
+	run, get := bp.run, bp.get
 	upload := func(name, zipPath string) string {
 		t.Helper()
-		run("upload "+name,
-			chromedp.Navigate(base+"/bots/new"),
-			chromedp.SendKeys(chromedp.CSS(`input[name=name]`), name),
-			chromedp.SetUploadFiles(chromedp.CSS(`input[name=zip]`), []string{zipPath}),
-			chromedp.Submit(chromedp.CSS(`input[name=zip]`)),
-			chromedp.WaitVisible(`//p[contains(., "Version 1 was uploaded")]`),
-		)
+		run("upload "+name, bp.upload(name, zipPath))
 		return strings.Split(get(name+"'s page", chromedp.Location()), "?")[0]
 	}
 	// buildOf opens a bot's page once its build ended and returns the
 	// build status and log shown there.
 	buildOf := func(name, url string) (string, string) {
 		t.Helper()
-		waitFor(t, ctx, conn, "the build of "+name, fmt.Sprintf(
+		bp.waitFor("the build of "+name, fmt.Sprintf(
 			`SELECT build_status IN ('ok', 'failed') FROM bot_versions v JOIN bots b ON b.id = v.bot_id WHERE b.name = '%s'`, name))
 		run(name+"'s page", chromedp.Navigate(url), chromedp.WaitVisible(`//summary[text()="Build log"]`))
 		return get(name+"'s build status", chromedp.Text(chromedp.CSS(`span[class^="build-"]`))),
 			get(name+"'s build log", chromedp.TextContent(chromedp.CSS(`details pre`)))
 	}
 
-	run("ann registers", d.register("ann"))
+	run("ann registers", bp.register("ann"))
 	sharpURL := upload("Sharpie", zipOf("csharp", filepath.Join(starters, "entelect-csharp"), nil))
 	urls := map[string]string{}
 	for _, r := range refused {
@@ -114,13 +101,10 @@ func TestBrowserOriginalBotTypes(t *testing.T) {
 		chromedp.Click(`//button[text()="Accept all challenges automatically"]`),
 		chromedp.WaitVisible(`//p[contains(., "now accepted automatically")]`),
 	)
-	run("ann logs out",
-		chromedp.Click(`//button[text()="Log out"]`),
-		chromedp.WaitVisible(`//a[text()="Log in"]`),
-	)
-	run("ben registers", d.register("ben"))
+	run("ann logs out", bp.logout())
+	run("ben registers", bp.register("ben"))
 	upload("Pyro", zipOf("python", filepath.Join(starters, "entelect-python3"), nil))
-	waitFor(t, ctx, conn, "Pyro's build", `SELECT build_status = 'ok' FROM bot_versions v JOIN bots b ON b.id = v.bot_id WHERE b.name = 'Pyro'`)
+	bp.waitFor("Pyro's build", `SELECT build_status = 'ok' FROM bot_versions v JOIN bots b ON b.id = v.bot_id WHERE b.name = 'Pyro'`)
 	run("ben challenges Sharpie",
 		chromedp.Navigate(sharpURL),
 		chromedp.WaitVisible(`//button[text()="Challenge"]`),
@@ -132,7 +116,7 @@ func TestBrowserOriginalBotTypes(t *testing.T) {
 	if _, err := fmt.Sscanf(strings.TrimPrefix(matchURL, base), "/matches/%d", &matchID); err != nil {
 		t.Fatalf("challenge landed on %q", matchURL)
 	}
-	waitFor(t, ctx, conn, "the match to end", fmt.Sprintf(`SELECT status IN ('finished', 'failed') FROM matches WHERE id = %d`, matchID))
+	bp.waitFor("the match to end", fmt.Sprintf(`SELECT status IN ('finished', 'failed') FROM matches WHERE id = %d`, matchID))
 	run("the match page after the match", chromedp.Navigate(matchURL))
 	if s := get("the match status", chromedp.Text(chromedp.CSS(`.match-status`))); s != "finished" {
 		var msg string

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/jackc/pgx/v5"
 )
 
 // TestBrowserNewBotPlaysAtOnce: two contestants upload a bot each and do
@@ -19,16 +18,10 @@ import (
 // An organiser's console shows the periodic jobs running.
 func TestBrowserNewBotPlaysAtOnce(t *testing.T) {
 	const ladderEvery = 30 * time.Second // the default
-	bs := startPortal(t, 5*time.Minute)
-	ctx, base, dbURL := bs.ctx, bs.base, bs.dbURL
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	d := newBrowserPortal(t, 5*time.Minute)
+	ctx, base, conn := d.ctx, d.base, d.conn
 
 	zipPath := starterZip(t, "entelect-python3")
-	d := newDriver(t, ctx, base)
 	upload := func(name string) chromedp.Action[chromedp.Void] { return d.upload(name, zipPath) }
 	logout := d.logout()
 	d.run("ann uploads", d.register("ann"), upload("Pyro"), logout)
@@ -36,7 +29,7 @@ func TestBrowserNewBotPlaysAtOnce(t *testing.T) {
 	uploaded := time.Now()
 	snakeURL := strings.Split(d.get("ben's bot page", chromedp.Location()), "?")[0]
 
-	waitFor(t, ctx, conn, "a placement match to be created",
+	d.waitFor("a placement match to be created",
 		`SELECT EXISTS (SELECT 1 FROM matches WHERE kind = 'placement' AND ranked)`)
 	var gap time.Duration
 	if err := conn.QueryRow(ctx, `
@@ -50,7 +43,7 @@ func TestBrowserNewBotPlaysAtOnce(t *testing.T) {
 	d.run("ben's bot page while it plays", chromedp.Navigate(snakeURL),
 		chromedp.WaitVisible(`//p[contains(@class, "ladder-next") and (contains(., "Playing now") or contains(., "is queued, waiting for a worker"))]`))
 
-	waitFor(t, ctx, conn, "the placement match to be played",
+	d.waitFor("the placement match to be played",
 		`SELECT EXISTS (SELECT 1 FROM matches WHERE kind = 'placement' AND status IN ('finished', 'failed'))`)
 	var status, msg string
 	var matchID int64
@@ -71,7 +64,7 @@ func TestBrowserNewBotPlaysAtOnce(t *testing.T) {
 	}
 
 	d.run("olga registers", logout, d.register("olga"), logout)
-	if code := run(ctx, []string{"make-organiser", "olga"}, bs.getenv, io.Discard, os.Stderr); code != 0 {
+	if code := run(ctx, []string{"make-organiser", "olga"}, d.getenv, io.Discard, os.Stderr); code != 0 {
 		t.Fatalf("make-organiser: exit %d", code)
 	}
 	d.run("olga opens the console", d.login("olga"), chromedp.Navigate(base+"/admin"),

@@ -17,6 +17,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/broadside/broadside/internal/store"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // TestBrowserEndToEnd drives the portal with headless Chromium: two users
@@ -25,23 +29,16 @@ import (
 // other, the match plays, and the result, the replay and the leaderboard
 // show up.
 func TestBrowserEndToEnd(t *testing.T) {
-	bs := startPortal(t, 4*time.Minute)
-	ctx, base, dbURL := bs.ctx, bs.base, bs.dbURL
-
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	bp := newBrowserPortal(t, 4*time.Minute)
+	ctx, base, conn := bp.ctx, bp.base, bp.conn
 
 	zips := map[string]string{}
 	for _, bot := range []string{"entelect-python3", "entelect-go-reference"} {
 		zips[bot] = starterZip(t, bot)
 	}
 
-	d := newDriver(t, ctx, base)
-	run, get, register := d.run, d.get, d.register
-	upload, logout := d.upload, d.logout()
+	run, get, register := bp.run, bp.get, bp.register
+	upload, logout := bp.upload, bp.logout()
 
 	run("ann registers", register("ann"))
 	run("ann uploads the Python bot", upload("Pyro", zips["entelect-python3"]))
@@ -55,7 +52,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 	run("ben registers", register("ben"))
 	run("ben uploads the Go bot", upload("Gopher", zips["entelect-go-reference"]))
 
-	waitFor(t, ctx, conn, "both builds to finish",
+	bp.waitFor("both builds to finish",
 		`SELECT count(*) = 2 FROM bot_versions WHERE build_status IN ('ok', 'failed')`)
 	rows, _ := conn.Query(ctx, `SELECT b.name, v.build_status, v.build_log FROM bot_versions v JOIN bots b ON b.id = v.bot_id`)
 	for rows.Next() {
@@ -80,7 +77,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 	if _, err := fmt.Sscanf(strings.TrimPrefix(matchURL, base), "/matches/%d", &matchID); err != nil {
 		t.Fatalf("challenge landed on %q", matchURL)
 	}
-	waitFor(t, ctx, conn, "the match to end",
+	bp.waitFor("the match to end",
 		fmt.Sprintf(`SELECT status IN ('finished', 'failed') FROM matches WHERE id = %d`, matchID))
 
 	run("the match page after the match", chromedp.Navigate(matchURL))
@@ -130,6 +127,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 // newBrowser starts headless Chromium for the test.
 func newBrowser(t *testing.T, ctx context.Context) context.Context {
 	t.Helper()
+	testenv.RequireProgram(t, "/usr/bin/chromium")
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath("/usr/bin/chromium"),
 		chromedp.Flag("headless", true),
@@ -271,6 +269,52 @@ func startPortal(t *testing.T, timeout time.Duration, workerEnv ...string) brows
 	return browserSetup{ctx: ctx, base: "http://" + m.Addr(), dbURL: dbURL, getenv: getenv, workerPID: pid}
 }
 
+// browserPortal is a browser test's fixture: the portal and a worker
+// process on a fresh database (as startPortal), a pool, a connection and
+// the store on that database, and headless Chromium driving the portal
+// (the embedded driver: run, get, register, login, upload, logout).
+type browserPortal struct {
+	driver
+	ctx    context.Context
+	dbURL  string
+	getenv func(string) string
+	// workerPID is the worker process's id (its cgroups are named after it).
+	workerPID int
+	pool      *pgxpool.Pool
+	conn      *pgx.Conn
+	st        *store.Store
+}
+
+// newBrowserPortal starts a browser test's portal, worker (with workerEnv
+// added to its environment) and browser, for a test that may last up to
+// timeout; everything stops when the test ends. It skips the test in
+// -short mode.
+func newBrowserPortal(t *testing.T, timeout time.Duration, workerEnv ...string) *browserPortal {
+	t.Helper()
+	bs := startPortal(t, timeout, workerEnv...)
+	pool, err := pgxpool.New(bs.ctx, bs.dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	conn, err := pgx.Connect(bs.ctx, bs.dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return &browserPortal{
+		driver: newDriver(t, bs.ctx, bs.base),
+		ctx:    bs.ctx, dbURL: bs.dbURL, getenv: bs.getenv, workerPID: bs.workerPID,
+		pool: pool, conn: conn, st: store.New(pool),
+	}
+}
+
+// waitFor waits until the boolean query holds (see the function waitFor).
+func (bp *browserPortal) waitFor(what, query string) {
+	bp.t.Helper()
+	waitFor(bp.t, bp.ctx, bp.conn, what, query)
+}
+
 // startWorker builds cmd/worker and runs it against the test's database
 // and blob store until the test ends; env adds settings (NAME=value). It
 // returns the worker's process id.
@@ -303,7 +347,11 @@ func startWorker(t *testing.T, ctx context.Context, dbURL, blobURL string, env .
 	return cmd.Process.Pid
 }
 
-// waitFor polls a boolean query until it holds.
+// waitFor waits until a boolean query holds, or the test's deadline in
+// ctx. The worker that makes it true runs in another process and builds
+// announce nothing, so the query is polled: a poll with a deadline is
+// acceptable across processes only (a worker in the test's own process is
+// followed through River's events, as in internal/jobs).
 func waitFor(t *testing.T, ctx context.Context, conn *pgx.Conn, what, query string) {
 	t.Helper()
 	for {

@@ -11,7 +11,6 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/store"
@@ -24,20 +23,9 @@ import (
 // of each other rule set played and stepped. Screenshots go to the test's
 // artifacts (go test -artifacts -outputdir DIR).
 func TestBrowserViewer(t *testing.T) {
-	bs := startPortal(t, 12*time.Minute)
-	ctx, base, dbURL := bs.ctx, bs.base, bs.dbURL
-	pool, err := pgxpool.New(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	d := newBrowserPortal(t, 12*time.Minute)
+	ctx, base, conn, pool := d.ctx, d.base, d.conn, d.pool
 	shots := t.ArtifactDir()
-	d := newDriver(t, ctx, base)
 	browser, run := d.browser, d.run
 	shot := func(name string) {
 		t.Helper()
@@ -66,29 +54,16 @@ func TestBrowserViewer(t *testing.T) {
 		{"deepship", "deepship-python3"}, {"hitandsunk", "hitandsunk-python3"},
 	}
 	for _, g := range games {
-		data, err := zipFolder(filepath.Join("..", "..", "bots", g.dir))
-		if err != nil {
-			t.Fatal(err)
-		}
-		zipPath := filepath.Join(t.TempDir(), g.game+".zip")
-		if err := os.WriteFile(zipPath, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		zipPath := starterZip(t, g.dir)
 		for _, side := range []string{"Port", "Starboard"} {
-			run("upload "+g.game+" "+side,
-				chromedp.Navigate(base+"/bots/new"),
-				chromedp.SendKeys(chromedp.CSS(`input[name=name]`), g.game+side),
-				chromedp.SetUploadFiles(chromedp.CSS(`input[name=zip]`), []string{zipPath}),
-				chromedp.Submit(chromedp.CSS(`input[name=zip]`)),
-				chromedp.WaitVisible(`//p[contains(., "Version 1 was uploaded")]`),
-			)
+			run("upload "+g.game+" "+side, d.upload(g.game+side, zipPath))
 		}
 	}
-	waitFor(t, ctx, conn, "the builds", `SELECT count(*) = 8 FROM bot_versions WHERE build_status = 'ok'`)
+	d.waitFor("the builds", `SELECT count(*) = 8 FROM bot_versions WHERE build_status = 'ok'`)
 
 	// One owner's bots never meet on the ladder: the matches are queued as
 	// an organiser's would be.
-	st := store.New(pool)
+	st := d.st
 	client, err := jobs.NewClient(pool)
 	if err != nil {
 		t.Fatal(err)
@@ -197,7 +172,7 @@ func TestBrowserViewer(t *testing.T) {
 	// The other rule sets: each finished match is drawn, plays and steps.
 	for _, g := range games[1:] {
 		id := others[g.game]
-		waitFor(t, ctx, conn, g.game+" match", fmt.Sprintf(`SELECT status IN ('finished', 'failed') FROM matches WHERE id = %d`, id))
+		d.waitFor(g.game+" match", fmt.Sprintf(`SELECT status IN ('finished', 'failed') FROM matches WHERE id = %d`, id))
 		url := fmt.Sprintf("%s/matches/%d", base, id)
 		run("open the "+g.game+" match", chromedp.Navigate(url), chromedp.WaitVisible(`#viewer svg.grid`),
 			chromedp.Click(chromedp.CSS(`button.play`)),

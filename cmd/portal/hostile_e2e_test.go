@@ -26,6 +26,7 @@ import (
 
 	"github.com/broadside/broadside/internal/sandbox"
 	"github.com/broadside/broadside/internal/store"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // TestHostileBotsThroughPortal is the hostile-bot suite on the production
@@ -37,9 +38,7 @@ import (
 // and nothing outside its folders changed; on the match, that the house bot
 // won and the hostile bot's log says why its turn ended.
 func TestHostileBotsThroughPortal(t *testing.T) {
-	if err := sandbox.Require(sandbox.Probe(context.Background())); err != nil {
-		t.Fatalf("hostile bots must not run unconfined: %v", err)
-	}
+	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(context.Background())))
 	secret := fmt.Sprintf("worker-secret-%d", time.Now().UnixNano())
 	// Not under /tmp: the sandbox's /tmp is a private tmpfs, where a
 	// write next to the bot's folder would land unseen by the host.
@@ -236,7 +235,9 @@ func (a hostileAPI) upload(dir, name string, extra map[string]string) int64 {
 	return up.BotID
 }
 
-// waitBuilt waits until the bot's newest version is built.
+// waitBuilt waits until the bot's newest version is built, asking the API
+// as a contestant would. The worker is another process that announces no
+// build, so this polls, bounded by the test's deadline in ctx.
 func (a hostileAPI) waitBuilt(ctx context.Context, botID int64) {
 	a.t.Helper()
 	for {
@@ -301,7 +302,8 @@ func (m apiMatch) player(botID int64) (p struct {
 	return p
 }
 
-// waitMatch waits until the match is over and returns it as its owner sees it.
+// waitMatch waits until the match is over and returns it as its owner sees
+// it: a poll of the API across processes, bounded by ctx, as waitBuilt.
 func (a hostileAPI) waitMatch(ctx context.Context, id int64) apiMatch {
 	a.t.Helper()
 	for {

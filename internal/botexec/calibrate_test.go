@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/broadside/broadside/internal/sandbox"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // TestCalibrate measures the start-up cost of each installed language
@@ -75,9 +76,8 @@ func TestCalibrateMissingRuntime(t *testing.T) {
 // Python 3 bot, measured fresh each iteration.
 func BenchmarkCalibratePython3(b *testing.B) {
 	rt := NewRuntimes()
-	if _, err := rt.Find("python3", "python3"); err != nil {
-		b.Skip("python3 is not installed")
-	}
+	_, err := rt.Find("python3", "python3")
+	testenv.RequireErr(b, "python3", err)
 	for b.Loop() {
 		c, err := NewCalibrator(sandbox.NewHost(sandbox.HostConfig{}), rt, b.TempDir())
 		if err != nil {
@@ -93,9 +93,7 @@ func BenchmarkCalibratePython3(b *testing.B) {
 // does: the trivial bot's folder must be visible inside.
 func TestCalibrateInSandbox(t *testing.T) {
 	ctx := context.Background()
-	if err := sandbox.Require(sandbox.Probe(ctx)); err != nil {
-		t.Skipf("bubblewrap sandbox not enforceable here: %v", err)
-	}
+	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(ctx)))
 	need(t, "python3")
 	need(t, "mcs")
 	bw, err := sandbox.NewBwrap(sandbox.BwrapConfig{})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/broadside/broadside/internal/botmeta"
 	"github.com/broadside/broadside/internal/sandbox"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // botDir writes files (name → content; a name ending in "*" is made
@@ -38,9 +39,7 @@ func botDir(t *testing.T, files map[string]string) string {
 func need(t *testing.T, program string) string {
 	t.Helper()
 	p, err := NewRuntimes().Find(program, program)
-	if err != nil {
-		t.Skipf("%s is not installed: %v", program, err)
-	}
+	testenv.RequireErr(t, program, err)
 	return p
 }
 

@@ -11,21 +11,19 @@ import (
 
 	"github.com/broadside/broadside/internal/botmeta"
 	"github.com/broadside/broadside/internal/sandbox"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
-// runner confines builds with bubblewrap where the machine can, as the
-// worker does, else runs them on the host.
+// runner confines builds with bubblewrap, as the worker does: a bot's
+// build scripts are untrusted code.
 func runner(t *testing.T) sandbox.Runner {
 	t.Helper()
-	if sandbox.Probe(context.Background()).Enforced() {
-		b, err := sandbox.NewBwrap(sandbox.BwrapConfig{DiskBytes: 1 << 30})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
+	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(context.Background())))
+	b, err := sandbox.NewBwrap(sandbox.BwrapConfig{DiskBytes: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Log("bubblewrap cannot confine here: building on the host")
-	return sandbox.NewHost(sandbox.HostConfig{})
+	return b
 }
 
 // copyDir copies a bot folder into a fresh temporary folder.
@@ -172,11 +170,7 @@ func TestBuild(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, tool := range tc.tools {
-				if _, err := exec.LookPath(tool); err != nil {
-					t.Skipf("%s is not installed", tool)
-				}
-			}
+			testenv.RequireProgram(t, tc.tools...)
 			dir := tc.dir(t)
 			m, err := botmeta.Load(dir)
 			if err != nil {
@@ -199,9 +193,7 @@ func TestBuild(t *testing.T) {
 // TestBuildEnv checks that the operator's settings reach the dependency
 // download and only it: pip is pointed at a mirror that cannot exist.
 func TestBuildEnv(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not installed")
-	}
+	testenv.RequireProgram(t, "python3")
 	b := New(runner(t))
 	b.Env = []string{"PIP_INDEX_URL=http://mirror.invalid/simple", "PIP_RETRIES=0", "PIP_TIMEOUT=5"}
 	dir := writeBot(t, map[string]string{"bot.json": `{"BotType":"Python3","RunFile":"bot.py"}`,

@@ -127,6 +127,7 @@ func TestFleetSharesOnlyPostgresAndS3(t *testing.T) {
 	// Kill a worker in the middle of a match it plays.
 	var victim *fleetWorker
 	var killed int64
+	events := listenMatchEvents(t, e)
 	e.waitFor(t, 5*time.Minute, "a worker to play a match", func() bool {
 		for _, w := range fleet {
 			for _, id := range w.playing(t) {
@@ -138,7 +139,8 @@ func TestFleetSharesOnlyPostgresAndS3(t *testing.T) {
 		}
 		return false
 	})
-	time.Sleep(time.Second)
+	// Mid-match: a round of it played since.
+	events.waitRound(t, killed, 1, 2*time.Minute)
 	if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
 
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/botupload"
@@ -75,6 +76,9 @@ type env struct {
 	bucket *blob.Bucket
 	client *jobs.Client
 	owner  int64
+	// worker is the worker this process runs, if any (runWorker): waits
+	// follow its job events.
+	worker *jobs.Worker
 }
 
 func newEnv(t *testing.T, pool *pgxpool.Pool, bucketDir string) *env {
@@ -174,14 +178,36 @@ func (e *env) waitMatch(t *testing.T, id int64, within time.Duration) *store.Mat
 	return m
 }
 
+// waitFor waits until done holds, for at most within. With a worker in
+// this process, done is checked again each time one of its jobs ends
+// (River's event subscription), the only moments its answer can change.
+// A worker in another process announces nothing this process can
+// subscribe to for builds, so there done is polled with a deadline: the
+// one place a poll is acceptable, across processes.
 func (e *env) waitFor(t *testing.T, within time.Duration, what string, done func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(within)
+	deadline := time.NewTimer(within)
+	defer deadline.Stop()
+	var wake <-chan *river.Event
+	var tick <-chan time.Time
+	if e.worker != nil {
+		// Subscribed before the first check, so no job's end is missed.
+		events, stop := e.worker.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed,
+			river.EventKindJobCancelled, river.EventKindJobSnoozed)
+		defer stop()
+		wake = events
+	} else {
+		ticker := time.NewTicker(100 * time.Millisecond)
+		defer ticker.Stop()
+		tick = ticker.C
+	}
 	for !done() {
-		if time.Now().After(deadline) {
+		select {
+		case <-wake:
+		case <-tick:
+		case <-deadline.C:
 			t.Fatalf("timed out after %s waiting for %s", within, what)
 		}
-		time.Sleep(100 * time.Millisecond)
 	}
 }
 

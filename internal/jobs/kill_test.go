@@ -101,12 +101,11 @@ func TestKillWorkerMidMatch(t *testing.T) {
 	}
 	va, _ := e.st.BotVersionGetByID(e.ctx, a)
 	vb, _ := e.st.BotVersionGetByID(e.ctx, b)
+	events := listenMatchEvents(t, e)
 	matchID := e.createMatch(t, 99, va.BotID, vb.BotID)
 
-	e.waitFor(t, time.Minute, "the match to start", func() bool {
-		return e.count(t, `SELECT count(*) FROM matches WHERE id = $1 AND status = 'running'`, matchID) == 1
-	})
-	time.Sleep(2 * time.Second) // well into the match
+	// Well into the match: a few rounds announced by the worker.
+	events.waitRound(t, matchID, 3, 2*time.Minute)
 	if n := e.count(t, `SELECT count(*) FROM matches WHERE id = $1 AND status = 'running'`, matchID); n != 1 {
 		t.Fatal("the match ended before the kill")
 	}

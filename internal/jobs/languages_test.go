@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/broadside/broadside/internal/store"
-	"github.com/broadside/broadside/internal/testdb"
 )
 
 // TestWorkerOriginalBotTypes takes the 2017 bot types the starters do not
@@ -21,7 +20,7 @@ func TestWorkerOriginalBotTypes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and plays real bots")
 	}
-	e := newEnv(t, testdb.NewPool(t), t.TempDir())
+	e := setup(t)
 	startWorker(t, e, t.TempDir())
 
 	csharp := e.upload(t, "Sharp", zipDir(t, "../../bots/entelect-csharp", nil))

@@ -2,11 +2,8 @@ package jobs_test
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 	"time"
-
-	"github.com/broadside/broadside/internal/testdb"
 )
 
 // TestWorkerPublishesRounds plays a match through the worker and follows it
@@ -16,7 +13,7 @@ func TestWorkerPublishesRounds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and plays real bots")
 	}
-	e := newEnv(t, testdb.NewPool(t), t.TempDir())
+	e := setup(t)
 	startWorker(t, e, t.TempDir())
 	a := e.upload(t, "Left", zipDir(t, "../../bots/entelect-python3", nil))
 	b := e.upload(t, "Right", zipDir(t, "../../bots/entelect-python3", nil))
@@ -30,30 +27,12 @@ func TestWorkerPublishesRounds(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(e.ctx, 5*time.Minute)
 	defer cancel()
-	conn, err := e.pool.Acquire(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Release()
-	if _, err := conn.Exec(ctx, "LISTEN match_events"); err != nil {
-		t.Fatal(err)
-	}
+	events := listenMatchEvents(t, e)
 	id := e.createGameMatch(t, "entelect", 1, 9, av.BotID, bv.BotID)
 	var rounds []int
 	var status []string
 	for len(status) == 0 || (status[len(status)-1] != "finished" && status[len(status)-1] != "failed") {
-		n, err := conn.Conn().WaitForNotification(ctx)
-		if err != nil {
-			t.Fatalf("after rounds %v, statuses %v: %v", rounds, status, err)
-		}
-		var ev struct {
-			Match  int64
-			Round  *int
-			Status string
-		}
-		if json.Unmarshal([]byte(n.Payload), &ev) != nil || ev.Match != id {
-			continue
-		}
+		ev := events.next(t, ctx, id)
 		if ev.Round != nil {
 			rounds = append(rounds, *ev.Round)
 		} else {

@@ -11,7 +11,6 @@ import (
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/store"
-	"github.com/broadside/broadside/internal/testdb"
 )
 
 // TestWorkerOtherGames takes the starter bots of every game but Entelect
@@ -23,7 +22,7 @@ func TestWorkerOtherGames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and plays real bots")
 	}
-	e := newEnv(t, testdb.NewPool(t), t.TempDir())
+	e := setup(t)
 	startWorkerGames(t, e, t.TempDir(), rulesets.Registry())
 
 	games := []struct {

@@ -20,7 +20,7 @@ import (
 	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/sandbox"
 	"github.com/broadside/broadside/internal/store"
-	"github.com/broadside/broadside/internal/testdb"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // parityBot is one bot of the parity corpus (testdata/parity), shaped like
@@ -80,16 +80,10 @@ func TestParity(t *testing.T) {
 		t.Skip("plays real bots in the sandbox")
 	}
 	for _, b := range parityCorpus {
-		for _, p := range b.needs {
-			if _, err := exec.LookPath(p); err != nil {
-				t.Fatalf("%s needs %s, which is not installed (scripts/setup.sh installs it)", b.dir, p)
-			}
-		}
+		testenv.RequireProgram(t, b.needs...)
 	}
 	ctx := context.Background()
-	if err := sandbox.Require(sandbox.Probe(ctx)); err != nil {
-		t.Fatalf("the parity test needs the sandbox: %v", err)
-	}
+	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(ctx)))
 	progs, err := botexec.NewRuntimes().Programs(botexec.Python2First)
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +109,7 @@ func TestParity(t *testing.T) {
 	runIn(t, java, "javac", "-d", filepath.Join(tmp, "classes"), "src/Bot.java")
 	runIn(t, java, "jar", "cfe", "bot.jar", "Bot", "-C", filepath.Join(tmp, "classes"), ".")
 
-	e := newEnv(t, testdb.NewPool(t), t.TempDir())
+	e := setup(t)
 	startParityWorker(t, e, t.TempDir())
 
 	// Upload everything first, so the worker builds while the command plays.
@@ -179,7 +173,7 @@ func startParityWorker(t *testing.T, e *env, workDir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runWorker(t, jobs.Deps{
+	runWorker(t, e, jobs.Deps{
 		Pool: e.pool, Bucket: e.bucket, Games: rulesets.Registry(), WorkDir: workDir, Bwrap: bw,
 		Builder: build.New(buildRunner), NoTimeLimits: true,
 		MatchConcurrency: 2, BuildConcurrency: 2, ShutdownGrace: 10 * time.Second,

@@ -280,6 +280,13 @@ func (w *Worker) Stop(ctx context.Context) error {
 	return w.river.Stop(ctx)
 }
 
+// Subscribe returns a channel of the worker's job events of the given
+// kinds and a function that stops them: how a process that runs a worker
+// (a test, a monitor) learns that a job ended without polling.
+func (w *Worker) Subscribe(kinds ...river.EventKind) (<-chan *river.Event, func()) {
+	return w.river.Subscribe(kinds...)
+}
+
 // Stopped is closed once the worker has fully stopped.
 func (w *Worker) Stopped() <-chan struct{} { return w.river.Stopped() }
 

@@ -16,11 +16,11 @@ import (
 	"github.com/broadside/broadside/internal/game/entelect"
 	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/sandbox"
-	"github.com/broadside/broadside/internal/testdb"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // startWorker runs an in-process worker for Entelect, confined by
-// bubblewrap where the machine can enforce it (as SANDBOX=auto).
+// bubblewrap (as SANDBOX=require).
 func startWorker(t *testing.T, e *env, workDir string) {
 	t.Helper()
 	startWorkerGames(t, e, workDir, game.NewRegistry(entelect.New()))
@@ -33,25 +33,24 @@ func startWorkerGames(t *testing.T, e *env, workDir string, games *game.Registry
 		Pool: e.pool, Bucket: e.bucket, Games: games, WorkDir: workDir,
 		MatchConcurrency: 2, BuildConcurrency: 2, ShutdownGrace: 10 * time.Second,
 	}
-	var buildRunner sandbox.Runner = sandbox.NewHost(sandbox.HostConfig{})
-	if sandbox.Probe(e.ctx).Enforced() {
-		bw, err := sandbox.NewBwrap(sandbox.BwrapConfig{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		deps.Bwrap = bw
-		if buildRunner, err = sandbox.NewBwrap(sandbox.BwrapConfig{DiskBytes: 1 << 30}); err != nil {
-			t.Fatal(err)
-		}
-	} else {
-		t.Log("bubblewrap cannot confine here: bots run on the host")
+	// Bots are untrusted code: they are never played on the host here.
+	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(e.ctx)))
+	bw, err := sandbox.NewBwrap(sandbox.BwrapConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps.Bwrap = bw
+	buildRunner, err := sandbox.NewBwrap(sandbox.BwrapConfig{DiskBytes: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
 	}
 	deps.Builder = build.New(buildRunner)
-	runWorker(t, deps)
+	runWorker(t, e, deps)
 }
 
-// runWorker starts a worker with deps, stopped when the test ends.
-func runWorker(t *testing.T, deps jobs.Deps) {
+// runWorker starts a worker with deps as e's worker, stopped when the
+// test ends.
+func runWorker(t *testing.T, e *env, deps jobs.Deps) {
 	t.Helper()
 	w, err := jobs.NewWorker(deps)
 	if err != nil {
@@ -61,6 +60,7 @@ func runWorker(t *testing.T, deps jobs.Deps) {
 	if err := w.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
+	e.worker = w
 	t.Cleanup(func() {
 		cancel()
 		<-w.Stopped()
@@ -74,7 +74,7 @@ func TestWorkerEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and plays real bots")
 	}
-	e := newEnv(t, testdb.NewPool(t), t.TempDir())
+	e := setup(t)
 	startWorker(t, e, t.TempDir())
 
 	py := e.upload(t, "Pythonista", zipDir(t, "../../bots/entelect-python3", nil))

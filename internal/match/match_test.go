@@ -13,6 +13,7 @@ import (
 	"github.com/broadside/broadside/internal/botexec"
 	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/sandbox"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 func writeBot(t *testing.T, files map[string]string) string {
@@ -147,9 +148,8 @@ func TestMatchPlay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := botexec.NewRuntimes().Find("python3", "python3"); err != nil {
-		t.Skip("python3 is not installed")
-	}
+	_, err = botexec.NewRuntimes().Find("python3", "python3")
+	testenv.RequireErr(t, "python3", err)
 	ctx := context.Background()
 
 	t.Run("seats get calibration and their own runner", func(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // newTestBwrap returns a Bwrap runner, failing the test when the sandbox is
@@ -17,9 +19,7 @@ import (
 func newTestBwrap(t *testing.T) *Bwrap {
 	t.Helper()
 	caps := Probe(context.Background())
-	if !caps.Enforced() {
-		t.Fatalf("sandbox not enforced here: %s", caps)
-	}
+	testenv.Require(t, "an enforced sandbox", caps.Enforced(), caps.String())
 	b, err := NewBwrap(BwrapConfig{})
 	if err != nil {
 		t.Fatal(err)
@@ -30,9 +30,7 @@ func newTestBwrap(t *testing.T) *Bwrap {
 func TestProbe(t *testing.T) {
 	caps := Probe(context.Background())
 	t.Log(caps)
-	if !caps.Enforced() {
-		t.Fatalf("want an enforced sandbox on the platform machine: %s", caps)
-	}
+	testenv.Require(t, "an enforced sandbox", caps.Enforced(), caps.String())
 	if len(caps.Problems) != 0 {
 		t.Errorf("problems: %v", caps.Problems)
 	}

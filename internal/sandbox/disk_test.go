@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestDiskWatch checks the disk bound on a command's own folders: what it
@@ -58,17 +60,37 @@ func TestDiskWatch(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			writeFile(t, filepath.Join(own, "before.bin"), strings.Repeat("x", 4<<20))
-			// A file clock tick later, as when a command starts after the
-			// engine wrote its files.
-			time.Sleep(30 * time.Millisecond)
-			w := b.diskWatch([]Mount{{Source: own, Writable: true}, {Source: filepath.Join(own, "sub"), Writable: true}, {Source: "/usr"}}, fileClock(), -1)
+			before := filepath.Join(own, "before.bin")
+			writeFile(t, before, strings.Repeat("x", 4<<20))
+			w := b.diskWatch([]Mount{{Source: own, Writable: true}, {Source: filepath.Join(own, "sub"), Writable: true}, {Source: "/usr"}}, clockAfter(t, before), -1)
 			tc.write(own, other)
 			got := w()
 			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 				t.Errorf("watchdog says %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// clockAfter waits until the file clock has moved past path's change
+// time, as when a command starts after the engine wrote its files, and
+// returns it. The clock ticks every few milliseconds.
+func clockAfter(t *testing.T, path string) unix.Timespec {
+	t.Helper()
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		now := fileClock()
+		if now.Sec > st.Ctim.Sec || (now.Sec == st.Ctim.Sec && now.Nsec > st.Ctim.Nsec) {
+			return now
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the file clock stays at %v, not past %s's change time %v", now, path, st.Ctim)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/game/entelect"
 	"github.com/broadside/broadside/internal/sandbox"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // matchLimits are what the platform gives each bot's session besides the
@@ -183,9 +184,7 @@ func (m *hostileMatch) checkHost(t *testing.T) {
 // with all its turns played, the hostile bot's failures are in its log,
 // and the host is untouched.
 func TestHostileMatches(t *testing.T) {
-	if err := sandbox.Require(sandbox.Probe(context.Background())); err != nil {
-		t.Fatalf("hostile bots must not run unconfined: %v", err)
-	}
+	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(context.Background())))
 	b, err := sandbox.NewBwrap(sandbox.BwrapConfig{})
 	if err != nil {
 		t.Fatal(err)

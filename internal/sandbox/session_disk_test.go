@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // TestSessionDiskBudget plays turns that each stay within the per-command
@@ -17,9 +19,7 @@ import (
 // while a bot that rewrites the same state file every turn is never cut.
 func TestSessionDiskBudget(t *testing.T) {
 	caps := Probe(context.Background())
-	if !caps.Enforced() {
-		t.Fatalf("sandbox not enforced here: %s", caps)
-	}
+	testenv.Require(t, "an enforced sandbox", caps.Enforced(), caps.String())
 	b, err := NewBwrap(BwrapConfig{DiskBytes: 1 << 20, SessionDiskBytes: 3 << 20})
 	if err != nil {
 		t.Fatal(err)

@@ -32,6 +32,7 @@ import (
 	tcpostgres "github.com/testcontainers/testcontainers-go/modules/postgres"
 
 	"github.com/broadside/broadside/internal/store"
+	"github.com/broadside/broadside/internal/testenv"
 	"github.com/broadside/broadside/migrations"
 )
 
@@ -47,6 +48,7 @@ const staleAfter = 2 * time.Hour
 type server struct {
 	once     sync.Once
 	err      error
+	noServer bool   // neither TEST_DATABASE_URL nor a container
 	adminURL string // the server's maintenance database
 	template string // name of the migrated template database
 
@@ -109,6 +111,14 @@ func NewPool(t testing.TB) *pgxpool.Pool {
 	return pool
 }
 
+// Require stops the test when there is no server to test against: it
+// skips, or fails where testenv.RequireAll is set. For a test whose
+// subtests take the databases and whose own checks need them too.
+func Require(t testing.TB) {
+	t.Helper()
+	setup(t)
+}
+
 func sharedPool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
 	setup(t)
@@ -134,10 +144,14 @@ func setup(t testing.TB) {
 		defer cancel()
 		srv.adminURL, srv.err = serverURL(ctx)
 		if srv.err != nil {
+			srv.noServer = true
 			return
 		}
 		srv.template, srv.err = ensureTemplate(ctx, srv.adminURL)
 	})
+	// No server at all is the machine's lack; a server that refuses the
+	// migrations is a fault of ours.
+	testenv.Require(t, "PostgreSQL", !srv.noServer, fmt.Sprint(srv.err))
 	if srv.err != nil {
 		t.Fatalf("testdb: %v", srv.err)
 	}

@@ -34,6 +34,7 @@ func TestTxIsMigratedAndRolledBack(t *testing.T) {
 }
 
 func TestURLGivesOwnDatabaseDroppedAtCleanup(t *testing.T) {
+	testdb.Require(t)
 	ctx := context.Background()
 	var a, b string
 	t.Run("own", func(t *testing.T) {

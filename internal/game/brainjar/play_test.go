@@ -3,7 +3,6 @@ package brainjar
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -13,14 +12,12 @@ import (
 	"time"
 
 	"github.com/broadside/broadside/internal/game"
+	"github.com/broadside/broadside/internal/game/gametest"
 	"github.com/broadside/broadside/internal/sandbox"
 )
 
-// TestMain puts the system python3 first on PATH: a version manager's shim
-// in front of it can take seconds per start on a loaded machine, and every
-// request starts the bot afresh.
 func TestMain(m *testing.M) {
-	os.Setenv("PATH", "/usr/bin:/bin:"+os.Getenv("PATH"))
+	gametest.SystemPythonFirst()
 	os.Exit(m.Run())
 }
 
@@ -54,24 +51,7 @@ func play(t *testing.T, bots []game.Bot, seed int64) (*game.Summary, Replay) {
 
 func playOpts(t *testing.T, bots []game.Bot, opts game.Options) (*game.Summary, Replay) {
 	t.Helper()
-	dir := t.TempDir()
-	opts.ReplayDir = dir
-	if opts.Runner == nil {
-		opts.Runner = sandbox.NewHost(sandbox.HostConfig{})
-	}
-	sum, err := New().Play(context.Background(), bots, opts)
-	if err != nil {
-		t.Fatalf("Play: %v", err)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, ReplayFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r Replay
-	if err := json.Unmarshal(data, &r); err != nil {
-		t.Fatalf("replay: %v", err)
-	}
-	return sum, r
+	return gametest.Play[Replay](t, New(), ReplayFile, bots, opts)
 }
 
 // TestStarterBots plays the starter bot against itself end to end, twice with

@@ -1,13 +1,10 @@
 package brainjar
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/broadside/broadside/internal/game"
-	"github.com/broadside/broadside/internal/sandbox"
+	"github.com/broadside/broadside/internal/game/gametest"
 )
 
 // TestStarterBotsSandboxed plays a game as the platform does: each bot a
@@ -17,32 +14,7 @@ func TestStarterBotsSandboxed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a game in the sandbox")
 	}
-	ctx := context.Background()
-	if caps := sandbox.Probe(ctx); !caps.Bwrap {
-		t.Skipf("bubblewrap unavailable: %v", caps.Problems)
-	}
-	bw, err := sandbox.NewBwrap(sandbox.BwrapConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bots := []game.Bot{starter(t), starter(t)}
-	for i := range bots {
-		dir := filepath.Join(t.TempDir(), "bot")
-		if err := os.CopyFS(dir, os.DirFS(bots[i].Dir)); err != nil {
-			t.Fatal(err)
-		}
-		bots[i].Dir = dir
-		s, err := bw.NewSession([]sandbox.Mount{{Source: dir, Writable: true}}, sandbox.Limits{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		bots[i].Runner = s
-	}
-	sum, err := New().Play(ctx, bots, game.Options{Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sum := gametest.PlaySandboxed(t, New(), []game.Bot{starter(t), starter(t)}, game.Options{Seed: 3})
 	if sum.Winner == nil || sum.Rounds < 14 {
 		t.Fatalf("summary %+v", sum)
 	}

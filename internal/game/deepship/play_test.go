@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,14 +15,13 @@ import (
 	"time"
 
 	"github.com/broadside/broadside/internal/game"
+	"github.com/broadside/broadside/internal/game/gametest"
 	"github.com/broadside/broadside/internal/match"
 	"github.com/broadside/broadside/internal/sandbox"
 )
 
-// TestMain puts the system python3 first on PATH: a version manager's shim
-// in front of it can take seconds per start on a loaded machine.
 func TestMain(m *testing.M) {
-	os.Setenv("PATH", "/usr/bin:/bin:"+os.Getenv("PATH"))
+	gametest.SystemPythonFirst()
 	os.Exit(m.Run())
 }
 
@@ -56,23 +54,7 @@ func scripted(t *testing.T, mode string) game.Bot {
 
 func playOpts(t *testing.T, bots []game.Bot, opts game.Options) (*game.Summary, Replay) {
 	t.Helper()
-	dir := t.TempDir()
-	opts.ReplayDir = dir
-	if opts.Runner == nil {
-		opts.Runner = sandbox.NewHost(sandbox.HostConfig{})
-	}
-	sum, err := New().Play(context.Background(), bots, opts)
-	if err != nil {
-		t.Fatalf("Play: %v", err)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, ReplayFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r Replay
-	if err := json.Unmarshal(data, &r); err != nil {
-		t.Fatalf("replay: %v", err)
-	}
+	sum, r := gametest.Play[Replay](t, New(), ReplayFile, bots, opts)
 	checkScores(t, sum, r)
 	return sum, r
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/sandbox"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // trivialBot is a C bot that only writes a single shot to command.txt.
@@ -33,9 +34,10 @@ int main(int argc, char **argv) {
 // iteration also runs the same bot bare through the same runner; the
 // reported overhead is the median of the paired differences.
 func BenchmarkTurnOverhead(b *testing.B) {
+	testenv.RequireProgram(b, "cc")
 	cc, err := exec.LookPath("cc")
 	if err != nil {
-		b.Skip("no C compiler")
+		b.Fatal(err)
 	}
 	dir := b.TempDir()
 	src, bin := filepath.Join(dir, "bot.c"), filepath.Join(dir, "bot")

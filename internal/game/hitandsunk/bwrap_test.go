@@ -8,6 +8,7 @@ import (
 
 	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/sandbox"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // TestPlayInBubblewrap plays a short match with each call confined by
@@ -15,9 +16,7 @@ import (
 // and the bot's folder must stay writable between calls.
 func TestPlayInBubblewrap(t *testing.T) {
 	bw, err := sandbox.NewBwrap(sandbox.BwrapConfig{})
-	if err != nil {
-		t.Skipf("bubblewrap unavailable here: %v", err)
-	}
+	testenv.RequireErr(t, "bubblewrap", err)
 	script := `echo "$#" >> argv.txt; if [ $# -eq 0 ]; then echo 3; else echo S; fi`
 	bots := []game.Bot{shBot(t, "a", script), shBot(t, "b", script)}
 	for i := range bots {

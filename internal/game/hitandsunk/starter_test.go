@@ -3,13 +3,13 @@ package hitandsunk
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/sandbox"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // starterBot copies bots/hitandsunk-python3 into a folder of its own, as
@@ -45,9 +45,7 @@ func pythonStartup(t *testing.T) time.Duration {
 // each other and checks the summary against the replay. The game is cut to
 // 30 rounds to keep the test short on a busy machine.
 func TestStarterBotsFreeForAll(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not installed")
-	}
+	testenv.RequireProgram(t, "python3")
 	t.Parallel()
 	calibration := 2 * pythonStartup(t)
 	var bots []game.Bot
