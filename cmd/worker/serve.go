@@ -40,6 +40,9 @@ func recompute(ctx context.Context, cfg Config, write bool, stdout io.Writer) er
 		return fmt.Errorf("connect to DATABASE_URL: %w", err)
 	}
 	defer pool.Close()
+	if err := store.New(pool).SchemaCheck(ctx, "worker"); err != nil {
+		return err
+	}
 	rep, err := jobs.RecomputeRatings(ctx, pool, write)
 	if err != nil {
 		return err
@@ -74,6 +77,9 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	}
 	defer pool.Close()
 	if err := waitForDatabase(ctx, pool, time.Minute, log); err != nil {
+		return err
+	}
+	if err := store.New(pool).SchemaCheck(ctx, "worker"); err != nil {
 		return err
 	}
 	bucket, err := blob.Open(ctx, cfg.BlobURL)
