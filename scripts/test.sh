@@ -13,5 +13,5 @@ if [ -z "${TEST_DATABASE_URL:-}" ] && ! docker info >/dev/null 2>&1; then
   export TEST_DATABASE_URL
 fi
 
-go vet ./...
+scripts/vet.sh
 go test -p 2 -timeout 25m -count=1 "$@" ./...
