@@ -19,8 +19,9 @@ generate:
 fmt:
 	gofmt -l -w $$(git ls-files '*.go' | grep -v '_templ.go$$')
 
+# go vet, staticcheck, and govulncheck where its database is reachable.
 vet:
-	go vet ./...
+	scripts/vet.sh
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./internal/...

@@ -19,7 +19,7 @@ go build -o bin/loadgen ./scripts/loadgen
 if [ "$(psql "$admin" -tAc "SELECT 1 FROM pg_database WHERE datname = '$db'")" != 1 ]; then
   echo "bench: creating and seeding $db (about a minute)" >&2
   psql "$admin" -qc "CREATE DATABASE $db"
-  DATABASE_URL=$url bin/portal migrate
+  DATABASE_URL=$url BLOB_URL=file://$PWD/data/bench-blobs bin/portal migrate
   psql "$url" -q -v ON_ERROR_STOP=1 -f scripts/bench-seed.sql
 fi
 psql "$url" -tAc "SELECT 'bench: ' || (SELECT count(*) FROM bots) || ' bots, ' || (SELECT count(*) FROM matches) || ' matches'" >&2

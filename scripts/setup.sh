@@ -53,6 +53,22 @@ if [ "${1:-}" = "--test" ] && ! command -v versitygw >/dev/null 2>&1 &&
 fi
 # --------------------------------------------------------------------------
 
+# --- Static checkers for `make vet` ------------------------------------------
+# staticcheck and govulncheck, from the Go module proxy into
+# $(go env GOPATH)/bin at pinned versions (scripts/vet.sh runs them).
+if [ "${1:-}" = "--test" ]; then
+  gobin=$(go env GOPATH)/bin
+  if ! "$gobin/staticcheck" -version 2>/dev/null | grep -q '(0.8.2)'; then
+    echo "setup: installing staticcheck" >&2
+    GOFLAGS= go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+  fi
+  if ! "$gobin/govulncheck" -version 2>/dev/null | grep -q 'govulncheck@v1.9.0'; then
+    echo "setup: installing govulncheck" >&2
+    GOFLAGS= go install golang.org/x/vuln/cmd/govulncheck@v1.9.0
+  fi
+fi
+# --------------------------------------------------------------------------
+
 if [ ${#want[@]} -eq 0 ]; then
   exit 0
 fi

@@ -13,7 +13,7 @@ if [ -z "${TEST_DATABASE_URL:-}" ] && ! docker info >/dev/null 2>&1; then
   export TEST_DATABASE_URL
 fi
 
-go vet ./...
+scripts/vet.sh
 
 # The tests run through scripts/testsummary, which prints what go test
 # would and ends with how many tests skipped and why. Tests skip where the

@@ -15,6 +15,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/broadside/broadside/internal/config"
 )
 
 const usage = `Usage: portal [command]
@@ -41,12 +43,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		cmd = args[0]
 	}
 	if cmd == "-h" || cmd == "--help" || cmd == "help" {
-		fmt.Fprint(stdout, usage+envHelp)
+		fmt.Fprint(stdout, usage+config.Help(config.Portal))
 		return 0
 	}
 	cfg, err := parseConfig(getenv)
 	if err != nil {
-		fmt.Fprintf(stderr, "portal: %v\n", err)
+		fmt.Fprintf(stderr, "portal: configuration:\n%v\n\nRun portal --help for the settings.\n", err)
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))

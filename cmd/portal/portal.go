@@ -55,6 +55,12 @@ func (m *Main) open(ctx context.Context) error {
 	if err := pool.Ping(ctx); err != nil {
 		return fmt.Errorf("connect to DATABASE_URL: %w", err)
 	}
+	m.store = store.New(pool)
+	// Refused here rather than answering 500 on the first page that
+	// queries a missing table.
+	if err := m.store.SchemaCheck(ctx, "portal"); err != nil {
+		return err
+	}
 	if m.blobs, err = blob.Open(ctx, m.cfg.BlobURL); err != nil {
 		return fmt.Errorf("open BLOB_URL: %w", err)
 	}
@@ -68,7 +74,6 @@ func (m *Main) open(ctx context.Context) error {
 	wcfg.TrustedProxies = m.cfg.TrustedProxies
 	limits := botzip.DefaultLimits()
 	limits.MaxZipBytes = m.cfg.UploadMaxBytes
-	m.store = store.New(pool)
 	inspect := botupload.ZipInspector{Limits: limits}
 	m.handler = web.New(m.store, m.blobs, queue, inspect, m.logger, wcfg)
 	m.uploads = botupload.New(m.store, m.blobs, queue, inspect, m.logger, m.cfg.UploadMaxBytes)

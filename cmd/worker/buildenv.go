@@ -11,18 +11,18 @@ var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // parseBuildEnv reads BUILD_ENV: NAME=VALUE words given to the dependency
 // steps of builds, for package mirrors. The egress proxy's settings
 // (including MAVEN_OPTS, which carries them), PATH and HOME stay the
-// sandbox's.
+// sandbox's. Its errors follow the variable's name (config.Parse).
 func parseBuildEnv(v string) ([]string, error) {
 	var out []string
 	for _, word := range strings.Fields(v) {
 		name, _, ok := strings.Cut(word, "=")
 		if !ok || !envName.MatchString(name) {
-			return nil, fmt.Errorf("BUILD_ENV wants NAME=VALUE words separated by spaces, got %q", word)
+			return nil, fmt.Errorf("wants NAME=VALUE words separated by spaces, got %q", word)
 		}
 		switch upper := strings.ToUpper(name); {
 		case upper == "PATH" || upper == "HOME" || upper == "MAVEN_OPTS" || strings.HasSuffix(upper, "_PROXY") ||
 			strings.HasPrefix(upper, "BROADSIDE_"):
-			return nil, fmt.Errorf("BUILD_ENV may not set %s: the sandbox sets it", name)
+			return nil, fmt.Errorf("may not set %s: the sandbox sets it", name)
 		}
 		out = append(out, word)
 	}

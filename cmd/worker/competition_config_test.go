@@ -28,7 +28,7 @@ func TestCompetitionConfig(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			env := map[string]string{"DATABASE_URL": db}
+			env := map[string]string{"DATABASE_URL": db, "BLOB_URL": "file:///srv/blobs"}
 			for k, v := range tc.env {
 				env[k] = v
 			}

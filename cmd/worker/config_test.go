@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"maps"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/broadside/broadside/internal/config"
 )
 
 func envOf(kv map[string]string) func(string) string {
@@ -14,14 +17,15 @@ func envOf(kv map[string]string) func(string) string {
 
 func TestParseConfig(t *testing.T) {
 	const db = "postgres://u@localhost/db"
+	const blobs = "file:///srv/blobs"
 	tests := []struct {
 		name    string
 		env     map[string]string
 		wantErr string // names the variable; empty: valid
 		check   func(t *testing.T, c Config)
 	}{
-		{"defaults", map[string]string{"DATABASE_URL": db}, "", func(t *testing.T, c Config) {
-			if c.Sandbox != "required" || c.MatchConcurrency != 1 || c.BlobURL != "./data/blobs" ||
+		{"defaults", map[string]string{"DATABASE_URL": db, "BLOB_URL": blobs}, "", func(t *testing.T, c Config) {
+			if c.Sandbox != "required" || c.MatchConcurrency != 1 || c.BuildConcurrency != 1 || c.BlobURL != blobs ||
 				c.MatchTimeout != 30*time.Minute || c.ShutdownGrace != 5*time.Minute {
 				t.Fatalf("got %+v", c)
 			}
@@ -32,7 +36,8 @@ func TestParseConfig(t *testing.T) {
 				t.Fatalf("got %+v", c)
 			}
 		}},
-		{"missing database", map[string]string{}, "DATABASE_URL", nil},
+		{"missing database", map[string]string{"BLOB_URL": blobs}, "DATABASE_URL is required", nil},
+		{"missing blob store", map[string]string{"DATABASE_URL": db, "BLOB_URL": ""}, "BLOB_URL is required", nil},
 		{"not a postgres URL", map[string]string{"DATABASE_URL": "mysql://x"}, "DATABASE_URL", nil},
 		{"bad concurrency", map[string]string{"DATABASE_URL": db, "WORKER_CONCURRENCY": "-1"}, "WORKER_CONCURRENCY", nil},
 		{"nothing to do", map[string]string{"DATABASE_URL": db, "WORKER_CONCURRENCY": "0", "WORKER_BUILD_CONCURRENCY": "0"}, "both 0", nil},
@@ -51,7 +56,9 @@ func TestParseConfig(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := parseConfig(envOf(tc.env))
+			env := map[string]string{"BLOB_URL": blobs}
+			maps.Copy(env, tc.env)
+			c, err := parseConfig(envOf(env))
 			if tc.wantErr == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -71,9 +78,9 @@ func TestRunCommandLine(t *testing.T) {
 	if code := run(context.Background(), []string{"--help"}, envOf(nil), &out, &errOut); code != 0 {
 		t.Fatalf("--help exit %d", code)
 	}
-	for _, v := range envVars {
-		if !strings.Contains(out.String(), v.name) {
-			t.Errorf("--help does not list %s", v.name)
+	for _, v := range config.For(config.Worker) {
+		if !strings.Contains(out.String(), v.Name) {
+			t.Errorf("--help does not list %s", v.Name)
 		}
 	}
 	out.Reset()
@@ -84,5 +91,16 @@ func TestRunCommandLine(t *testing.T) {
 	if code := run(context.Background(), nil, envOf(map[string]string{"SANDBOX": "x"}), &out, &errOut); code != 2 ||
 		!strings.Contains(errOut.String(), "DATABASE_URL is required") || !strings.Contains(errOut.String(), "SANDBOX") {
 		t.Fatalf("bad config: exit %d, %s", code, errOut.String())
+	}
+}
+
+// TestConfigReadsItsTable: the worker reads every variable the table (and
+// so the README and --help) says it uses; reading one the table does not
+// give it panics in config.Env.
+func TestConfigReadsItsTable(t *testing.T) {
+	env := config.NewEnv(config.Worker, func(string) string { return "" })
+	readConfig(env)
+	if unread := env.Unread(); len(unread) > 0 {
+		t.Fatalf("the table says the worker reads %v, but it does not", unread)
 	}
 }

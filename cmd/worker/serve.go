@@ -41,7 +41,11 @@ func recompute(ctx context.Context, cfg Config, write bool, stdout io.Writer) er
 		return fmt.Errorf("connect to DATABASE_URL: %w", err)
 	}
 	defer pool.Close()
-	rep, err := competition.RecomputeRatings(ctx, store.New(pool), write)
+	st := store.New(pool)
+	if err := st.SchemaCheck(ctx, "worker"); err != nil {
+		return err
+	}
+	rep, err := competition.RecomputeRatings(ctx, st, write)
 	if err != nil {
 		return err
 	}
@@ -75,6 +79,9 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	}
 	defer pool.Close()
 	if err := waitForDatabase(ctx, pool, time.Minute, log); err != nil {
+		return err
+	}
+	if err := store.New(pool).SchemaCheck(ctx, "worker"); err != nil {
 		return err
 	}
 	bucket, err := blob.Open(ctx, cfg.BlobURL)

@@ -32,12 +32,14 @@ func (b *Builder) planOriginal(work string, m botmeta.Manifest) (steps []step, h
 		if prebuilt() {
 			return nil, true, nil // a compiled .exe with its FSharp.Core.dll runs with mono
 		}
+		//lint:ignore ST1005 a sentence for the contestant's build log ("Build failed: …"), starting with a language's name
 		return nil, true, errors.New("F# bots cannot be built here: the platform's Linux distribution has no F# compiler. " +
 			"Build the bot yourself (Release configuration) and upload it with the compiled .exe, FSharp.Core.dll and " +
 			"the other .dll files beside it, with RunFile naming the .exe; it then runs with mono")
 
 	case botmeta.Julia:
 		if _, err := b.Runtimes.Find("Julia", "julia"); err != nil {
+			//lint:ignore ST1005 a sentence for the contestant's build log ("Build failed: …"), starting with a language's name
 			return nil, true, errors.New("Julia bots cannot run here: the platform's Linux distribution has no Julia " +
 				"and the platform does not install one. Port the bot to another language, or ask the operator to install " +
 				"julia on the workers")
@@ -46,6 +48,7 @@ func (b *Builder) planOriginal(work string, m botmeta.Manifest) (steps []step, h
 
 	case botmeta.Python2:
 		if _, err := b.Runtimes.Find("Python2", "python2", "python2.7"); err != nil {
+			//lint:ignore ST1005 a sentence for the contestant's build log ("Build failed: …"), starting with a language's name
 			return nil, true, fmt.Errorf("Python 2 bots cannot run on this machine: %v (current Debian no longer packages "+
 				"Python 2). Port the bot to Python 3 (BotType Python3), or ask the operator to install Python 2.7 on the workers", err)
 		}
@@ -62,6 +65,7 @@ func (b *Builder) planOriginal(work string, m botmeta.Manifest) (steps []step, h
 		if fileExists(work, "build.sbt") {
 			why = "sbt is not available here (it needs its own repositories, which the build cannot reach)"
 		}
+		//lint:ignore ST1005 a sentence for the contestant's build log ("Build failed: …"), starting with a language's name
 		return nil, true, fmt.Errorf("Scala bot cannot be built: %s. Build one jar with every dependency inside "+
 			"(sbt assembly) and upload it, with RunFile naming it; it runs with java -jar", why)
 	}

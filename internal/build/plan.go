@@ -18,147 +18,168 @@ import (
 // build files present. Programs are resolved first, so a runtime missing
 // on the platform is a clear build failure.
 func (b *Builder) plan(work string, m botmeta.Manifest) ([]step, error) {
-	has := func(name string) bool {
-		_, err := os.Stat(filepath.Join(work, name))
-		return err == nil
-	}
-	find := func(programs ...string) (string, error) {
-		return b.Runtimes.Find(m.BotType.String(), programs...)
-	}
 	if steps, handled, err := b.planOriginal(work, m); handled {
 		return steps, err
 	}
-	runFile := filepath.FromSlash(m.RunFile)
 	switch m.BotType {
 	case botmeta.Python3, botmeta.Python2:
-		py, err := find(map[botmeta.BotType]string{botmeta.Python3: "python3", botmeta.Python2: "python2"}[m.BotType])
-		if err != nil {
-			return nil, err
-		}
-		var steps []step
-		if has("requirements.txt") {
-			if err := checkRequirements(filepath.Join(work, "requirements.txt")); err != nil {
-				return nil, err
-			}
-			// Wheels only, with the network: a source distribution (even a
-			// local one named in requirements.txt) would run its setup.py
-			// there. Then installed from those files without it, into the
-			// bot folder itself: it is the script's folder, first on
-			// sys.path, so imports work without any setting.
-			steps = append(steps,
-				step{args: []string{py, "-m", "pip", "download", "--no-cache-dir", "--disable-pip-version-check", "--no-input",
-					"--only-binary=:all:", "--dest", pipDownloads, "-r", "requirements.txt"}, network: true},
-				step{args: []string{py, "-m", "pip", "install", "--no-cache-dir", "--disable-pip-version-check", "--no-input",
-					"--no-index", "--find-links", pipDownloads, "--target", ".", "-r", "requirements.txt"}},
-				step{args: []string{"/bin/rm", "-rf", pipDownloads}})
-		}
-		return append(steps, step{args: []string{py, "-m", "py_compile", runFile}}), nil
-
+		return b.pythonSteps(work, m)
 	case botmeta.JavaScript:
-		node, err := find("node", "nodejs")
-		if err != nil {
-			return nil, err
-		}
-		var steps []step
-		if has("package.json") {
-			npm, err := find("npm")
-			if err != nil {
-				return nil, err
-			}
-			// Packages are fetched with the network and no script run
-			// (the bot's own package.json and its dependencies' install
-			// scripts are contestant code); the scripts run afterwards,
-			// without it.
-			// --git on the command line: the bot's .npmrc could name its
-			// own program for git dependencies.
-			install := []string{npm, "install", "--ignore-scripts", "--git", "/usr/bin/git", "--omit=dev", "--no-audit", "--no-fund", "--cache", "/tmp/npm-cache"}
-			if has("package-lock.json") {
-				install[1] = "ci"
-			}
-			steps = append(steps,
-				step{args: install, network: true},
-				step{args: []string{npm, "rebuild", "--offline", "--omit=dev", "--no-audit", "--no-fund", "--cache", "/tmp/npm-cache"}})
-		}
-		return append(steps, step{args: []string{node, "--check", runFile}}), nil
-
+		return b.javaScriptSteps(work, m)
 	case botmeta.Java, botmeta.Scala:
-		switch {
-		case has("pom.xml"):
-			mvn, err := find("mvn")
-			if err != nil {
-				return nil, err
-			}
-			// Plugins and dependencies are fetched with the network and
-			// nothing of the bot's build run; the build itself (which may
-			// run the bot's code: plugins, tests, annotation processors)
-			// runs offline.
-			return []step{
-				// An uploaded repository could hold a planted build
-				// extension, and .mvn/jvm.config could add a Java agent:
-				// either would run in the step with the network.
-				{args: []string{"/bin/rm", "-rf", ".m2", ".mvn/jvm.config"}},
-				{args: []string{mvn, "-B", "-q", "-Dmaven.repo.local=.m2", "dependency:go-offline", "dependency:resolve-plugins"}, network: true},
-				{args: []string{mvn, "-B", "-q", "-o", "-Dmaven.repo.local=.m2", "-DskipTests", "package"}},
-			}, nil
-		case has("Makefile") || has("makefile"):
-			return b.makeSteps()
-		}
-		return b.javaSources(work, m)
-
+		return b.jvmSteps(work, m)
 	case botmeta.CPlusPlus:
-		switch {
-		case has("Makefile") || has("makefile"):
-			return b.makeSteps()
-		case has("CMakeLists.txt"):
-			cmake, err := find("cmake")
-			if err != nil {
-				return nil, err
-			}
-			return []step{
-				{args: []string{cmake, "-S", ".", "-B", "build", "-DCMAKE_BUILD_TYPE=Release"}},
-				{args: []string{cmake, "--build", "build", "--parallel", "2"}},
-				// The RunFile is usually the target's name in build/.
-				{args: []string{"/bin/sh", "-c", fmt.Sprintf("test -e %[1]s || cp build/%[2]s %[1]s", shellQuote(m.RunFile), shellQuote(path.Base(m.RunFile)))}},
-			}, nil
-		}
-		gpp, err := find("g++", "clang++")
-		if err != nil {
-			return nil, err
-		}
-		srcs := sources(work, ".cpp", ".cc", ".cxx")
-		if len(srcs) == 0 {
-			return nil, fmt.Errorf("no Makefile, CMakeLists.txt or .cpp sources to build %s from", m.RunFile)
-		}
-		return []step{{args: append([]string{gpp, "-std=c++17", "-O2", "-o", runFile}, srcs...)}}, nil
-
+		return b.cppSteps(work, m)
 	case botmeta.Golang:
-		gobin, err := find("go")
-		if err != nil {
-			return nil, err
-		}
-		// Caches in the bot folder (the sandbox's /tmp is small), removed
-		// after the build so the artifact stays lean.
-		env := []string{"GOCACHE=" + filepath.Join(work, ".gocache"), "GOPATH=" + filepath.Join(work, ".gopath"),
-			"GOFLAGS=-buildvcs=false -modcacherw", "GOTOOLCHAIN=local", "CGO_ENABLED=0"}
-		var steps []step
-		if !has("go.mod") {
-			steps = append(steps, step{args: []string{gobin, "mod", "init", "bot"}, env: env})
-		}
-		return append(steps,
-			step{args: []string{gobin, "mod", "download"}, env: env, network: true},
-			step{args: []string{gobin, "build", "-o", runFile, "."}, env: env},
-			step{args: []string{"/bin/rm", "-rf", ".gocache", ".gopath"}},
-		), nil
-
+		return b.goSteps(work, m)
 	case botmeta.Rust:
 		return b.rustSteps(work, m)
-
 	case botmeta.Executable:
-		return []step{{args: []string{"/bin/chmod", "+x", runFile}}}, nil
+		return []step{{args: []string{"/bin/chmod", "+x", filepath.FromSlash(m.RunFile)}}}, nil
 	}
 	// Nothing to build (Julia, prebuilt .NET): the launch check at the end
 	// says whether the bot can run.
 	return nil, nil
+}
+
+// find resolves the first of programs this machine has for m's BotType.
+func (b *Builder) find(m botmeta.Manifest, programs ...string) (string, error) {
+	return b.Runtimes.Find(m.BotType.String(), programs...)
+}
+
+// pythonSteps installs requirements.txt, if any, and compiles the RunFile
+// so a syntax error fails the build rather than the first match.
+func (b *Builder) pythonSteps(work string, m botmeta.Manifest) ([]step, error) {
+	py, err := b.find(m, map[botmeta.BotType]string{botmeta.Python3: "python3", botmeta.Python2: "python2"}[m.BotType])
+	if err != nil {
+		return nil, err
+	}
+	var steps []step
+	if fileExists(work, "requirements.txt") {
+		if err := checkRequirements(filepath.Join(work, "requirements.txt")); err != nil {
+			return nil, err
+		}
+		// Wheels only, with the network: a source distribution (even a
+		// local one named in requirements.txt) would run its setup.py
+		// there. Then installed from those files without it, into the
+		// bot folder itself: it is the script's folder, first on
+		// sys.path, so imports work without any setting.
+		steps = append(steps,
+			step{args: []string{py, "-m", "pip", "download", "--no-cache-dir", "--disable-pip-version-check", "--no-input",
+				"--only-binary=:all:", "--dest", pipDownloads, "-r", "requirements.txt"}, network: true},
+			step{args: []string{py, "-m", "pip", "install", "--no-cache-dir", "--disable-pip-version-check", "--no-input",
+				"--no-index", "--find-links", pipDownloads, "--target", ".", "-r", "requirements.txt"}},
+			step{args: []string{"/bin/rm", "-rf", pipDownloads}})
+	}
+	return append(steps, step{args: []string{py, "-m", "py_compile", filepath.FromSlash(m.RunFile)}}), nil
+}
+
+// javaScriptSteps installs package.json's dependencies, if any, and checks
+// the RunFile's syntax.
+func (b *Builder) javaScriptSteps(work string, m botmeta.Manifest) ([]step, error) {
+	node, err := b.find(m, "node", "nodejs")
+	if err != nil {
+		return nil, err
+	}
+	var steps []step
+	if fileExists(work, "package.json") {
+		npm, err := b.find(m, "npm")
+		if err != nil {
+			return nil, err
+		}
+		// Packages are fetched with the network and no script run
+		// (the bot's own package.json and its dependencies' install
+		// scripts are contestant code); the scripts run afterwards,
+		// without it.
+		// --git on the command line: the bot's .npmrc could name its
+		// own program for git dependencies.
+		install := []string{npm, "install", "--ignore-scripts", "--git", "/usr/bin/git", "--omit=dev", "--no-audit", "--no-fund", "--cache", "/tmp/npm-cache"}
+		if fileExists(work, "package-lock.json") {
+			install[1] = "ci"
+		}
+		steps = append(steps,
+			step{args: install, network: true},
+			step{args: []string{npm, "rebuild", "--offline", "--omit=dev", "--no-audit", "--no-fund", "--cache", "/tmp/npm-cache"}})
+	}
+	return append(steps, step{args: []string{node, "--check", filepath.FromSlash(m.RunFile)}}), nil
+}
+
+// jvmSteps builds a Java or Scala bot with Maven, its Makefile, or from
+// plain .java sources.
+func (b *Builder) jvmSteps(work string, m botmeta.Manifest) ([]step, error) {
+	switch {
+	case fileExists(work, "pom.xml"):
+		mvn, err := b.find(m, "mvn")
+		if err != nil {
+			return nil, err
+		}
+		// Plugins and dependencies are fetched with the network and
+		// nothing of the bot's build run; the build itself (which may
+		// run the bot's code: plugins, tests, annotation processors)
+		// runs offline.
+		return []step{
+			// An uploaded repository could hold a planted build
+			// extension, and .mvn/jvm.config could add a Java agent:
+			// either would run in the step with the network.
+			{args: []string{"/bin/rm", "-rf", ".m2", ".mvn/jvm.config"}},
+			{args: []string{mvn, "-B", "-q", "-Dmaven.repo.local=.m2", "dependency:go-offline", "dependency:resolve-plugins"}, network: true},
+			{args: []string{mvn, "-B", "-q", "-o", "-Dmaven.repo.local=.m2", "-DskipTests", "package"}},
+		}, nil
+	case fileExists(work, "Makefile") || fileExists(work, "makefile"):
+		return b.makeSteps()
+	}
+	return b.javaSources(work, m)
+}
+
+// cppSteps builds a C++ bot with its Makefile, with CMake, or by compiling
+// every source file into the RunFile.
+func (b *Builder) cppSteps(work string, m botmeta.Manifest) ([]step, error) {
+	switch {
+	case fileExists(work, "Makefile") || fileExists(work, "makefile"):
+		return b.makeSteps()
+	case fileExists(work, "CMakeLists.txt"):
+		cmake, err := b.find(m, "cmake")
+		if err != nil {
+			return nil, err
+		}
+		return []step{
+			{args: []string{cmake, "-S", ".", "-B", "build", "-DCMAKE_BUILD_TYPE=Release"}},
+			{args: []string{cmake, "--build", "build", "--parallel", "2"}},
+			// The RunFile is usually the target's name in build/.
+			{args: []string{"/bin/sh", "-c", fmt.Sprintf("test -e %[1]s || cp build/%[2]s %[1]s", shellQuote(m.RunFile), shellQuote(path.Base(m.RunFile)))}},
+		}, nil
+	}
+	gpp, err := b.find(m, "g++", "clang++")
+	if err != nil {
+		return nil, err
+	}
+	srcs := sources(work, ".cpp", ".cc", ".cxx")
+	if len(srcs) == 0 {
+		return nil, fmt.Errorf("no Makefile, CMakeLists.txt or .cpp sources to build %s from", m.RunFile)
+	}
+	return []step{{args: append([]string{gpp, "-std=c++17", "-O2", "-o", filepath.FromSlash(m.RunFile)}, srcs...)}}, nil
+}
+
+// goSteps fetches a Go module's dependencies with the network (making a
+// module first when the bot has no go.mod) and builds it offline.
+func (b *Builder) goSteps(work string, m botmeta.Manifest) ([]step, error) {
+	gobin, err := b.find(m, "go")
+	if err != nil {
+		return nil, err
+	}
+	// Caches in the bot folder (the sandbox's /tmp is small), removed
+	// after the build so the artifact stays lean.
+	env := []string{"GOCACHE=" + filepath.Join(work, ".gocache"), "GOPATH=" + filepath.Join(work, ".gopath"),
+		"GOFLAGS=-buildvcs=false -modcacherw", "GOTOOLCHAIN=local", "CGO_ENABLED=0"}
+	var steps []step
+	if !fileExists(work, "go.mod") {
+		steps = append(steps, step{args: []string{gobin, "mod", "init", "bot"}, env: env})
+	}
+	return append(steps,
+		step{args: []string{gobin, "mod", "download"}, env: env, network: true},
+		step{args: []string{gobin, "build", "-o", filepath.FromSlash(m.RunFile), "."}, env: env},
+		step{args: []string{"/bin/rm", "-rf", ".gocache", ".gopath"}},
+	), nil
 }
 
 // requirementLine is a requirements.txt line pip may fetch without running

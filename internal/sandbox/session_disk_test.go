@@ -24,7 +24,6 @@ func TestSessionDiskBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const chunk = 900_000 // under the 1 MiB a command may write
 	cases := []struct {
 		name string
 		// script writes in turn n, with $0 the bot folder and $1 the turn's

@@ -119,6 +119,26 @@ func Require(t testing.TB) {
 	setup(t)
 }
 
+// EmptyURL returns the connection URL of a fresh database with no
+// migration applied, as an operator's new database is before the first
+// `portal migrate`. It is dropped at cleanup.
+func EmptyURL(t testing.TB) string {
+	t.Helper()
+	setup(t)
+	name := newName("broadside_test")
+	if err := adminExec(context.Background(), srv.adminURL,
+		"CREATE DATABASE "+pgx.Identifier{name}.Sanitize()+" TEMPLATE template0"); err != nil {
+		t.Fatalf("testdb: create empty database: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := adminExec(context.Background(), srv.adminURL,
+			"DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)"); err != nil {
+			t.Logf("testdb: drop %s: %v", name, err)
+		}
+	})
+	return withDatabase(srv.adminURL, name)
+}
+
 func sharedPool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
 	setup(t)

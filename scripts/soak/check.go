@@ -188,7 +188,7 @@ func (se *season) check(ctx context.Context, rec *recorder, drainFrom time.Time,
 		"%d ranked matches, %d with the wrong number of rating events, %d events of unranked or unfinished matches", ranked, wrong, unrankedRated)
 
 	recompute := exec.CommandContext(ctx, filepath.Join(se.p.dir, "bin", "worker"), "recompute-ratings")
-	recompute.Env = append(os.Environ(), "DATABASE_URL="+se.p.dbURL)
+	recompute.Env = append(os.Environ(), se.p.storageEnv()...)
 	rout, rerr := recompute.CombinedOutput()
 	add("ratings equal a recomputation from rating_events", rerr == nil && strings.Contains(string(rout), "Stored ratings equal the history"),
 		"%s", strings.TrimSpace(lastLine(string(rout))))

@@ -144,6 +144,12 @@ func (p *platform) supervise(ctx context.Context) {
 	}
 }
 
+// storageEnv names the database and the blob store, which every command
+// of the portal and the worker needs.
+func (p *platform) storageEnv() []string {
+	return []string{"DATABASE_URL=" + p.dbURL, "BLOB_URL=file://" + filepath.Join(p.dir, "blobs")}
+}
+
 // command prepares one of the platform's binaries with the shared settings.
 func (p *platform) command(name, logFile string, env ...string) *exec.Cmd {
 	cmd := exec.Command(filepath.Join(p.dir, "bin", name))
@@ -151,15 +157,15 @@ func (p *platform) command(name, logFile string, env ...string) *exec.Cmd {
 	if err == nil {
 		cmd.Stdout, cmd.Stderr = f, f
 	}
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+p.dbURL, "BLOB_URL=file://"+filepath.Join(p.dir, "blobs"),
-		"COOKIE_SECURE=false", "LOG_LEVEL=info")
+	cmd.Env = append(os.Environ(), p.storageEnv()...)
+	cmd.Env = append(cmd.Env, "COOKIE_SECURE=false", "LOG_LEVEL=info")
 	cmd.Env = append(cmd.Env, env...)
 	return cmd
 }
 
 func (p *platform) runPortal(ctx context.Context, args ...string) error {
 	cmd := exec.CommandContext(ctx, filepath.Join(p.dir, "bin", "portal"), args...)
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+p.dbURL)
+	cmd.Env = append(os.Environ(), p.storageEnv()...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("portal %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
