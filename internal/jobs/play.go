@@ -54,4 +54,3 @@ func (s *seatRunners) play(ctx context.Context, rs game.RuleSet, dirs []string, 
 	}
 	return m.Play(ctx)
 }
-
