@@ -365,7 +365,7 @@ func (b *Bwrap) watchdog(mounts []Mount, since unix.Timespec, cg *cgroupSet, mem
 				return reason
 			}
 		}
-		if used, ok := cg.memoryUsage(); ok && used > memLimit {
+		if cg.memoryOver(0, memLimit) {
 			memKilled.Store(true)
 			return fmt.Sprintf("used more than %d bytes of memory", memLimit)
 		}
