@@ -185,8 +185,9 @@ func (cs *cgroupSet) memoryUsage() (int64, bool) {
 
 // memoryCharged is everything the cgroup is charged for, page cache
 // included: a single counter, far cheaper to read than memory.stat (which
-// the kernel sums over every CPU), and never below memoryUsage. While it
-// is within a limit, memoryUsage is too.
+// the kernel sums over every CPU). It is never below memoryUsage by more
+// than the kernel's per-CPU charge batches (memoryChargeSlack covers them),
+// so while it is within a limit less that slack, memoryUsage is too.
 func (cs *cgroupSet) memoryCharged() (int64, bool) {
 	file := filepath.Join(cs.dirs[unified], "memory.current")
 	if _, v2 := cs.dirs[unified]; !v2 {
@@ -200,10 +201,14 @@ func (cs *cgroupSet) memoryCharged() (int64, bool) {
 	return n, err == nil
 }
 
+// memoryChargeSlack bounds how far the cgroup's usage counter may lag its
+// exact statistics: the kernel charges in per-CPU batches of 64 pages.
+const memoryChargeSlack = 4 << 20
+
 // memoryOver reports whether the cgroup holds more than base+limit bytes
 // of memoryUsage, reading memory.stat only when the cheap counter is over.
 func (cs *cgroupSet) memoryOver(base, limit int64) bool {
-	if charged, ok := cs.memoryCharged(); ok && charged-base <= limit {
+	if charged, ok := cs.memoryCharged(); ok && charged-base <= limit-memoryChargeSlack {
 		return false
 	}
 	used, ok := cs.memoryUsage()
