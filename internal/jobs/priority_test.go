@@ -66,7 +66,7 @@ func TestLadderBurstStarvesNeither(t *testing.T) {
 		return nil
 	}))
 	rc, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
-		Queues: map[string]river.QueueConfig{QueueMatch: {MaxWorkers: 1}, QueueBuild: {MaxWorkers: 1}},
+		Queues:  map[string]river.QueueConfig{QueueMatch: {MaxWorkers: 1}, QueueBuild: {MaxWorkers: 1}},
 		Workers: workers, FetchPollInterval: 100 * time.Millisecond,
 	})
 	if err != nil {
