@@ -150,7 +150,15 @@ func play(ctx context.Context, c config, stdin io.Reader, stdout, stderr io.Writ
 		opts.DebugLog = stderr
 		opts.Halt = func(ctx context.Context) error { return waitForEnter(ctx, in, stderr, "Press Enter to continue.") }
 	}
-	sum, err := match.Match{RuleSet: rs, Bots: seats, Options: opts, Calibrator: cal, Runtimes: loader.Runtimes}.Play(ctx)
+	m := match.Match{RuleSet: rs, Bots: seats, Options: opts, Calibrator: cal, Runtimes: loader.Runtimes}
+	if b, ok := runner.(*sandbox.Bwrap); ok {
+		// As the platform plays: one sandbox per bot for the whole match,
+		// each turn seeing only its own round folder, so the bots of a
+		// round may run at once.
+		m.SeatRunner = match.SessionSeats(b, sandbox.Limits{})
+		m.Options.ConfinedTurns = true
+	}
+	sum, err := m.Play(ctx)
 	if err != nil {
 		return err
 	}

@@ -3,8 +3,6 @@ package jobs
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/broadside/broadside/internal/botexec"
@@ -48,30 +46,11 @@ func (s *seatRunners) play(ctx context.Context, rs game.RuleSet, dirs []string, 
 	}
 	m := match.Match{RuleSet: rs, Bots: bots, Options: opts, Calibrator: s.calibrator, Runtimes: s.loader.Runtimes}
 	if s.bwrap != nil {
-		m.SeatRunner = s.session
+		m.SeatRunner = match.SessionSeats(s.bwrap, s.limits)
 		// Each seat's session shows a turn only its own round folder.
 		m.Options.ConfinedTurns = true
 	} else {
 		m.Options.Runner = s.host
 	}
 	return m.Play(ctx)
-}
-
-// session starts the seat's own sandbox. It sees the bot's folder and,
-// per turn, only that turn's own round folder inside the replay folder
-// (PerCommand), so every turn runs in the one session and never sees the
-// other player's files.
-func (s *seatRunners) session(_ context.Context, _ int, bot game.Bot, opts game.Options) (sandbox.Runner, io.Closer, error) {
-	mounts := []sandbox.Mount{{Source: bot.Dir, Writable: true}}
-	if opts.ReplayDir != "" {
-		if err := os.MkdirAll(opts.ReplayDir, 0o755); err != nil {
-			return nil, nil, fmt.Errorf("jobs: replay folder: %w", err)
-		}
-		mounts = append(mounts, sandbox.Mount{Source: opts.ReplayDir, Writable: true, PerCommand: true})
-	}
-	sess, err := s.bwrap.NewSession(mounts, s.limits)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sess, sess, nil
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -140,4 +141,48 @@ func BenchmarkTurnBwrapNoCgroups(b *testing.B) {
 	}
 	prog, round := noopBot(b)
 	benchmarkTurn(b, r, prog, round)
+}
+
+// BenchmarkTurnSessionPython is one Python start in a Session, paired with
+// the same start on the host: the interpreter's own cost inside the
+// sandbox (its files, its links, its caches) against outside.
+func BenchmarkTurnSessionPython(b *testing.B) {
+	// The interpreter itself, not a version manager's shim in front of it.
+	out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	if err != nil {
+		b.Skip("no python3")
+	}
+	python := strings.TrimSpace(string(out))
+	r, err := NewBwrap(BwrapConfig{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	s, err := r.NewSession([]Mount{{Source: dir, Writable: true}}, Limits{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	args := []string{python, "-c", "import json, os, random"}
+	cmd := Cmd{Args: args, Dir: dir, Mounts: []Mount{{Source: dir, Writable: true}},
+		Limits: Limits{WallTime: 4 * time.Second, OutputBytes: 1 << 20}}
+	var times, bare, cpu, bareCPU []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		c := exec.Command(args[0], args[1:]...)
+		if err := c.Run(); err != nil {
+			b.Fatal(err)
+		}
+		mid := time.Now()
+		res, err := s.Run(context.Background(), cmd)
+		if err != nil || res.ExitCode != 0 {
+			b.Fatalf("turn: %v %+v", err, res)
+		}
+		bare, times = append(bare, mid.Sub(start)), append(times, time.Since(mid))
+		bareCPU, cpu = append(bareCPU, c.ProcessState.UserTime()+c.ProcessState.SystemTime()), append(cpu, res.CPU)
+	}
+	reportMedian(b, times, "median-ms")
+	reportMedian(b, bare, "bare-median-ms")
+	reportMedian(b, cpu, "cpu-ms")
+	reportMedian(b, bareCPU, "bare-cpu-ms")
 }

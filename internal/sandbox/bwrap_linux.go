@@ -220,51 +220,88 @@ func (b *Bwrap) args(c Cmd, limits Limits) ([]string, error) {
 }
 
 // start starts cmd and its watcher in a fresh sandbox.
-func (b *Bwrap) start(ctx context.Context, c Cmd, pipes *stdPipes) (*proc, error) {
+func (b *Bwrap) start(ctx context.Context, c Cmd, pipes *stdPipes) (_ *proc, err error) {
 	if len(c.Args) == 0 {
 		return nil, errors.New("sandbox: empty command")
 	}
+	// Whatever fails before the start releases what was made for it.
+	var egress *egressProxy
+	var cg *cgroupSet
+	defer func() {
+		if err == nil {
+			return
+		}
+		pipes.closeAll()
+		if cg != nil {
+			cg.remove()
+		}
+		if egress != nil {
+			egress.close()
+		}
+	}()
 	limits := WithDefaults(c.Limits, b.cfg.TurnDefaults)
-	c, err := absolutePaths(c)
-	if err != nil {
-		return nil, err
-	}
-	if err := b.checkProgram(c); err != nil {
-		return nil, err
-	}
-	if err := b.checkDir(c); err != nil {
+	if c, err = b.checked(c); err != nil {
 		return nil, err
 	}
 	env := c.Env
-	var egress *egressProxy
 	if c.Network {
 		if c, egress, err = b.withEgress(c); err != nil {
 			return nil, err
 		}
 		env = append(append([]string{supervisorEnv + "=relay"}, egressEnv()...), c.Env...)
 	}
+	cmd, filter, err := b.command(c, env, limits)
+	if err != nil {
+		return nil, err
+	}
+	if filter != nil {
+		defer filter.Close()
+	}
+	p := &proc{cmd: cmd, limits: limits, stderr: newCapBuffer(limits.OutputBytes)}
+	pipes.attach(cmd, c, p)
+	cmd.Stderr = p.stderr
+	cmd.WaitDelay = pipeGrace
+	var rl []rlimit
+	var setup func(int) error
+	if cg, rl, setup, err = b.confine(limits); err != nil {
+		return nil, err
+	}
+	// Read before the start: whatever the command writes is stamped later.
+	since := fileClock()
+	if err := startLimited(cmd, rl, setup); err != nil {
+		return nil, fmt.Errorf("sandbox: start %s: %w", c.Args[0], err)
+	}
+	pipes.closeChildEnds()
+	p.start = time.Now()
+	b.watchProc(ctx, p, c.Mounts, since, cg, egress)
+	return p, nil
+}
+
+// checked is c with absolute paths, once its program and working
+// directory are known to be visible inside the sandbox.
+func (b *Bwrap) checked(c Cmd) (Cmd, error) {
+	c, err := absolutePaths(c)
+	if err != nil {
+		return c, err
+	}
+	if err := b.checkProgram(c); err != nil {
+		return c, err
+	}
+	return c, b.checkDir(c)
+}
+
+// command is bubblewrap's command for c, with the seccomp filter's pipe
+// (nil without a filter) that the caller closes once it started.
+func (b *Bwrap) command(c Cmd, env []string, limits Limits) (*exec.Cmd, *os.File, error) {
 	args, err := b.args(c, limits)
 	if err != nil {
-		if egress != nil {
-			egress.close()
-		}
-		return nil, err
+		return nil, nil, err
 	}
 	var filter *os.File
 	if b.seccomp != nil {
-		r, w, err := os.Pipe()
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: seccomp pipe: %w", err)
+		if filter, err = b.seccompPipe(); err != nil {
+			return nil, nil, fmt.Errorf("sandbox: %w", err)
 		}
-		// The program is a few hundred bytes, far below a pipe's buffer.
-		_, err = w.Write(b.seccomp)
-		w.Close()
-		if err != nil {
-			r.Close()
-			return nil, fmt.Errorf("sandbox: write seccomp program: %w", err)
-		}
-		filter = r
-		defer filter.Close()
 		args = append([]string{"--seccomp", "3"}, args...)
 	}
 	cmd := exec.Command(b.bwrap, args...)
@@ -273,54 +310,57 @@ func (b *Bwrap) start(ctx context.Context, c Cmd, pipes *stdPipes) (*proc, error
 	}
 	cmd.Env = minimalEnv(searchPath(c, sandboxPath), "/tmp", env)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	p := &proc{cmd: cmd, limits: limits, stderr: newCapBuffer(limits.OutputBytes)}
-	pipes.attach(cmd, c, p)
-	cmd.Stderr = p.stderr
-	cmd.WaitDelay = pipeGrace
+	return cmd, filter, nil
+}
 
+// seccompPipe returns the read end of a pipe holding the seccomp program,
+// for bubblewrap's --seccomp 3.
+func (b *Bwrap) seccompPipe() (*os.File, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("seccomp pipe: %w", err)
+	}
+	// The program is a few hundred bytes, far below a pipe's buffer.
+	_, err = w.Write(b.seccomp)
+	w.Close()
+	if err != nil {
+		r.Close()
+		return nil, fmt.Errorf("write seccomp program: %w", err)
+	}
+	return r, nil
+}
+
+// confine returns the command's cgroups (nil without cgroups), its
+// rlimits and what places it in the cgroups before it runs.
+func (b *Bwrap) confine(limits Limits) (*cgroupSet, []rlimit, func(int) error, error) {
 	rl := rlimitsFor(limits)
-	var setup func(int) error
-	var cg *cgroupSet
+	if b.cgroups == nil {
+		if limits.Processes > 0 {
+			// Without the pids cgroup, RLIMIT_NPROC is the fallback. It
+			// counts the processes of the host user, so it only bounds
+			// anything when the worker does not run as root.
+			rl = append(rl, rlimit{unix.RLIMIT_NPROC, uint64(limits.Processes)})
+		}
+		return nil, rl, nil, nil
+	}
+	hard := limits
+	if hard.MemoryBytes > 0 {
+		hard.MemoryBytes += memoryHeadroom
+	}
+	cg, err := b.cgroups.newCgroupSet(b.cgroupName(), hard)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("sandbox: %w", err)
+	}
+	// The memory cgroup bounds the whole tree; RLIMIT_DATA would only
+	// bound each process and could refuse what the cgroup allows.
+	return cg, withoutResource(rl, unix.RLIMIT_DATA), cg.add, nil
+}
+
+// watchProc hands the started command to its watcher: how to kill and
+// measure its tree, what to poll, what to release at the end.
+func (b *Bwrap) watchProc(ctx context.Context, p *proc, mounts []Mount, since unix.Timespec, cg *cgroupSet, egress *egressProxy) {
+	pid := p.cmd.Process.Pid
 	var memKilled atomic.Bool
-	if b.cgroups != nil {
-		name := b.cgroupName()
-		hard := limits
-		if hard.MemoryBytes > 0 {
-			hard.MemoryBytes += memoryHeadroom
-		}
-		cg, err = b.cgroups.newCgroupSet(name, hard)
-		if err != nil {
-			pipes.closeAll()
-			if egress != nil {
-				egress.close()
-			}
-			return nil, fmt.Errorf("sandbox: %w", err)
-		}
-		setup = cg.add
-		// The memory cgroup bounds the whole tree; RLIMIT_DATA would only
-		// bound each process and could refuse what the cgroup allows.
-		rl = withoutResource(rl, unix.RLIMIT_DATA)
-	} else if limits.Processes > 0 {
-		// Without the pids cgroup, RLIMIT_NPROC is the fallback. It counts
-		// the processes of the host user, so it only bounds anything when
-		// the worker does not run as root.
-		rl = append(rl, rlimit{unix.RLIMIT_NPROC, uint64(limits.Processes)})
-	}
-	// Read before the start: whatever the command writes is stamped later.
-	since := fileClock()
-	if err := startLimited(cmd, rl, setup); err != nil {
-		pipes.closeAll()
-		if cg != nil {
-			cg.remove()
-		}
-		if egress != nil {
-			egress.close()
-		}
-		return nil, fmt.Errorf("sandbox: start %s: %w", c.Args[0], err)
-	}
-	pipes.closeChildEnds()
-	p.start = time.Now()
-	pid := cmd.Process.Pid
 	p.killTree = func() {
 		killGroup(pid)
 		if cg != nil {
@@ -339,10 +379,9 @@ func (b *Bwrap) start(ctx context.Context, c Cmd, pipes *stdPipes) (*proc, error
 			egress.close()
 		}
 	}
-	p.watchdog = b.watchdog(c.Mounts, since, cg, limits.MemoryBytes, &memKilled)
+	p.watchdog = b.watchdog(mounts, since, cg, p.limits.MemoryBytes, &memKilled)
 	p.translateStatus = true
 	p.watch(ctx)
-	return p, nil
 }
 
 // memoryHeadroom is how far above a command's memory limit its cgroup's
@@ -365,7 +404,7 @@ func (b *Bwrap) watchdog(mounts []Mount, since unix.Timespec, cg *cgroupSet, mem
 				return reason
 			}
 		}
-		if used, ok := cg.memoryUsage(); ok && used > memLimit {
+		if cg.memoryOver(0, memLimit) {
 			memKilled.Store(true)
 			return fmt.Sprintf("used more than %d bytes of memory", memLimit)
 		}

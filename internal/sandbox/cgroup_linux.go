@@ -175,15 +175,44 @@ func (cs *cgroupSet) oomKills() int64 {
 // memory and shared memory (its tmpfs /tmp), not the page cache of files
 // it read or wrote, which the kernel reclaims at will.
 func (cs *cgroupSet) memoryUsage() (int64, bool) {
-	if d, v2 := cs.dirs[unified]; v2 {
-		anon, ok1 := readKeyed(filepath.Join(d, "memory.stat"), "anon")
-		shmem, ok2 := readKeyed(filepath.Join(d, "memory.stat"), "shmem")
-		return anon + shmem, ok1 && ok2
+	stat, anonKey, shmemKey := filepath.Join(cs.dirs[unified], "memory.stat"), "anon", "shmem"
+	if _, v2 := cs.dirs[unified]; !v2 {
+		stat, anonKey, shmemKey = filepath.Join(cs.dirs["memory"], "memory.stat"), "total_rss", "total_shmem"
 	}
-	stat := filepath.Join(cs.dirs["memory"], "memory.stat")
-	rss, ok1 := readKeyed(stat, "total_rss")
-	shmem, ok2 := readKeyed(stat, "total_shmem")
-	return rss + shmem, ok1 && ok2
+	v, ok := readKeys(stat, anonKey, shmemKey)
+	return v[0] + v[1], ok
+}
+
+// memoryCharged is everything the cgroup is charged for, page cache
+// included: a single counter, far cheaper to read than memory.stat (which
+// the kernel sums over every CPU). It is never below memoryUsage by more
+// than the kernel's per-CPU charge batches (memoryChargeSlack covers them),
+// so while it is within a limit less that slack, memoryUsage is too.
+func (cs *cgroupSet) memoryCharged() (int64, bool) {
+	file := filepath.Join(cs.dirs[unified], "memory.current")
+	if _, v2 := cs.dirs[unified]; !v2 {
+		file = filepath.Join(cs.dirs["memory"], "memory.usage_in_bytes")
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	return n, err == nil
+}
+
+// memoryChargeSlack bounds how far the cgroup's usage counter may lag its
+// exact statistics: the kernel charges in per-CPU batches of 64 pages.
+const memoryChargeSlack = 4 << 20
+
+// memoryOver reports whether the cgroup holds more than base+limit bytes
+// of memoryUsage, reading memory.stat only when the cheap counter is over.
+func (cs *cgroupSet) memoryOver(base, limit int64) bool {
+	if charged, ok := cs.memoryCharged(); ok && charged-base <= limit-memoryChargeSlack {
+		return false
+	}
+	used, ok := cs.memoryUsage()
+	return ok && used-base > limit
 }
 
 // pids lists the processes still in the cgroup.
@@ -270,15 +299,30 @@ func (cp cgroupParents) removeStale() {
 
 // readKeyed reads the number after key in a "key value" per line file.
 func readKeyed(path, key string) (int64, bool) {
+	v, ok := readKeys(path, key)
+	return v[0], ok
+}
+
+// readKeys reads the numbers after one or two keys in a "key value" per
+// line file, in one read; ok when all were found.
+func readKeys(path string, keys ...string) ([2]int64, bool) {
+	var out [2]int64
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return 0, false
+		return out, false
 	}
+	found := 0
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, key+" "); ok {
-			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-			return n, err == nil
+		for i, key := range keys {
+			if v, ok := strings.CutPrefix(line, key+" "); ok {
+				n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				if err != nil {
+					return out, false
+				}
+				out[i] = n
+				found++
+			}
 		}
 	}
-	return 0, false
+	return out, found == len(keys)
 }

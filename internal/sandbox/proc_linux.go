@@ -68,11 +68,27 @@ func killGroup(pid int) {
 // result. p.done is closed when the result is ready.
 func (p *proc) watch(ctx context.Context) {
 	p.done = make(chan struct{})
+	exited := p.exited()
+	go func() {
+		defer close(p.done)
+		p.enforce(ctx, exited)
+		wall := time.Since(p.start)
+		p.killMu.Lock()
+		p.killTree()
+		p.reaped = true
+		p.killMu.Unlock()
+		err := p.cmd.Wait()
+		p.finish(wall, err)
+	}()
+}
+
+// exited returns a channel closed when the started process has ended. It
+// waits without reaping, so the process group id cannot be reused before
+// the rest of the group is killed.
+func (p *proc) exited() <-chan struct{} {
 	exited := make(chan struct{})
 	pid := p.cmd.Process.Pid
 	go func() {
-		// Wait without reaping, so the process group id cannot be reused
-		// before the rest of the group is killed.
 		var info unix.Siginfo
 		for {
 			err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
@@ -82,71 +98,67 @@ func (p *proc) watch(ctx context.Context) {
 		}
 		close(exited)
 	}()
-	go func() {
-		defer close(p.done)
-		// A fired timer or a done context is set to nil so the loop only
-		// waits for the exit after the kill.
-		done := ctx.Done()
-		var timeout <-chan time.Time
-		if p.limits.WallTime > 0 {
-			t := time.NewTimer(p.limits.WallTime)
-			defer t.Stop()
-			timeout = t.C
-		}
-		var cpuTick <-chan time.Time
-		if p.cpu != nil && p.limits.CPUTime > 0 {
-			tk := time.NewTicker(cpuPoll(p.limits.CPUTime))
-			defer tk.Stop()
-			cpuTick = tk.C
-		}
-		var dogTick <-chan time.Time
-		if p.watchdog != nil {
-			tk := time.NewTicker(watchdogPoll)
-			defer tk.Stop()
-			dogTick = tk.C
-		}
-	loop:
-		for {
-			select {
-			case <-exited:
-				break loop
-			case <-timeout:
-				timeout = nil
-				p.mu.Lock()
-				p.timedOut = true
-				p.mu.Unlock()
-				p.kill()
-			case <-done:
-				done = nil
-				p.kill()
-			case <-dogTick:
-				if reason := p.watchdog(); reason != "" {
-					dogTick = nil
-					p.mu.Lock()
+	return exited
+}
+
+// enforce kills the tree when the wall time passes, the context ends, the
+// watchdog answers or the CPU time is over its limit, and returns when
+// the started process has ended.
+func (p *proc) enforce(ctx context.Context, exited <-chan struct{}) {
+	// A fired timer or a done context is set to nil so the loop only
+	// waits for the exit after the kill.
+	done := ctx.Done()
+	var timeout <-chan time.Time
+	if p.limits.WallTime > 0 {
+		t := time.NewTimer(p.limits.WallTime)
+		defer t.Stop()
+		timeout = t.C
+	}
+	var cpuTick, dogTick <-chan time.Time
+	if p.cpu != nil && p.limits.CPUTime > 0 {
+		tk := time.NewTicker(cpuPoll(p.limits.CPUTime))
+		defer tk.Stop()
+		cpuTick = tk.C
+	}
+	if p.watchdog != nil {
+		tk := time.NewTicker(watchdogPoll)
+		defer tk.Stop()
+		dogTick = tk.C
+	}
+	for {
+		select {
+		case <-exited:
+			return
+		case <-timeout:
+			timeout = nil
+			p.killFor(func() { p.timedOut = true })
+		case <-done:
+			done = nil
+			p.kill()
+		case <-dogTick:
+			if reason := p.watchdog(); reason != "" {
+				dogTick = nil
+				p.killFor(func() {
 					if p.killReason == "" {
 						p.killReason = reason
 					}
-					p.mu.Unlock()
-					p.kill()
-				}
-			case <-cpuTick:
-				if used, ok := p.cpu(); ok && used >= p.limits.CPUTime {
-					cpuTick = nil
-					p.mu.Lock()
-					p.cpuKilled = true
-					p.mu.Unlock()
-					p.kill()
-				}
+				})
+			}
+		case <-cpuTick:
+			if used, ok := p.cpu(); ok && used >= p.limits.CPUTime {
+				cpuTick = nil
+				p.killFor(func() { p.cpuKilled = true })
 			}
 		}
-		wall := time.Since(p.start)
-		p.killMu.Lock()
-		p.killTree()
-		p.reaped = true
-		p.killMu.Unlock()
-		err := p.cmd.Wait()
-		p.finish(wall, err)
-	}()
+	}
+}
+
+// killFor records why under p.mu, then kills the tree.
+func (p *proc) killFor(record func()) {
+	p.mu.Lock()
+	record()
+	p.mu.Unlock()
+	p.kill()
 }
 
 // watchdogPoll is how often the watchdog of a command is asked.

@@ -96,72 +96,15 @@ func (b *Bwrap) NewSession(mounts []Mount, limits Limits) (*Session, error) {
 		s.release()
 		return nil, err
 	}
-	if b.seccomp != nil {
-		// The filter applies to the supervisor and, inherited, to every
-		// command it starts.
-		args = append([]string{"--seccomp", "3"}, args...)
-	}
-	var setup func(int) error
-	if b.cgroups != nil {
-		sessionLimits := s.limits
-		if sessionLimits.MemoryBytes > 0 {
-			sessionLimits.MemoryBytes += 64 << 20 // the supervisor
-		}
-		if sessionLimits.Processes > 0 {
-			sessionLimits.Processes += 32 // the supervisor's threads
-		}
-		s.cg, err = b.cgroups.newCgroupSet(fmt.Sprintf("broadside-%d-%d", os.Getpid(), b.seq.Add(1)), sessionLimits)
-		if err != nil {
-			s.release()
-			return nil, fmt.Errorf("sandbox: session: %w", err)
-		}
-		setup = s.cg.add
-	}
-	inR, inW, err := os.Pipe()
+	setup, err := s.newCgroup()
 	if err != nil {
 		s.release()
 		return nil, fmt.Errorf("sandbox: session: %w", err)
 	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		s.release()
-		inR.Close()
-		inW.Close()
-		return nil, fmt.Errorf("sandbox: session: %w", err)
-	}
-	cmd := exec.Command(b.bwrap, args...)
-	cmd.Env = append(minimalEnv(sandboxPath, "/tmp", nil), supervisorEnv+"=1")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, nil
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if b.seccomp != nil {
-		fr, fw, err := os.Pipe()
-		if err != nil {
-			s.release()
-			inR.Close()
-			inW.Close()
-			outR.Close()
-			outW.Close()
-			return nil, fmt.Errorf("sandbox: session: %w", err)
-		}
-		_, _ = fw.Write(b.seccomp)
-		fw.Close()
-		defer fr.Close()
-		cmd.ExtraFiles = []*os.File{fr}
-	}
-	err = startLimited(cmd, nil, setup)
-	inR.Close()
-	outW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
+	if err := s.startSupervisor(args, setup); err != nil {
 		s.release()
 		return nil, fmt.Errorf("sandbox: session: %w", err)
 	}
-	s.cmd, s.in, s.outF, s.out = cmd, inW, outR, bufio.NewReader(outR)
-	go func() {
-		_ = cmd.Wait()
-		close(s.done)
-	}()
 	// A first command proves the supervisor answers; without it every
 	// command would silently fall back to a fresh sandbox.
 	r, err := s.Run(context.Background(), Cmd{Args: []string{"/bin/true"}, Limits: Limits{WallTime: 10 * time.Second}})
@@ -170,6 +113,81 @@ func (b *Bwrap) NewSession(mounts []Mount, limits Limits) (*Session, error) {
 		return nil, fmt.Errorf("sandbox: session: the supervisor does not answer (%v, %+v)", err, r)
 	}
 	return s, nil
+}
+
+// newCgroup creates the session's cgroup, when the runner has cgroups,
+// and returns what places the supervisor in it.
+func (s *Session) newCgroup() (func(int) error, error) {
+	if s.b.cgroups == nil {
+		return nil, nil
+	}
+	sessionLimits := s.limits
+	if sessionLimits.MemoryBytes > 0 {
+		sessionLimits.MemoryBytes += 64 << 20 // the supervisor
+	}
+	if sessionLimits.Processes > 0 {
+		sessionLimits.Processes += 32 // the supervisor's threads
+	}
+	cg, err := s.b.cgroups.newCgroupSet(fmt.Sprintf("broadside-%d-%d", os.Getpid(), s.b.seq.Add(1)), sessionLimits)
+	if err != nil {
+		return nil, err
+	}
+	s.cg = cg
+	return cg.add, nil
+}
+
+// startSupervisor starts bubblewrap with args and the supervisor inside,
+// connected to the session by a pipe each way.
+func (s *Session) startSupervisor(args []string, setup func(int) error) error {
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	files = append(files, inR, inW)
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		closeAll()
+		return err
+	}
+	files = append(files, outR, outW)
+	if s.b.seccomp != nil {
+		// The filter applies to the supervisor and, inherited, to every
+		// command it starts.
+		args = append([]string{"--seccomp", "3"}, args...)
+	}
+	cmd := exec.Command(s.b.bwrap, args...)
+	cmd.Env = append(minimalEnv(sandboxPath, "/tmp", nil), supervisorEnv+"=1")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, nil
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if s.b.seccomp != nil {
+		filter, err := s.b.seccompPipe()
+		if err != nil {
+			closeAll()
+			return err
+		}
+		defer filter.Close()
+		cmd.ExtraFiles = []*os.File{filter}
+	}
+	err = startLimited(cmd, nil, setup)
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return err
+	}
+	s.cmd, s.in, s.outF, s.out = cmd, inW, outR, bufio.NewReader(outR)
+	go func() {
+		_ = cmd.Wait()
+		close(s.done)
+	}()
+	return nil
 }
 
 // release removes what NewSession made before the sandbox started:
@@ -219,11 +237,8 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 	if s.broken || c.Network || !ok {
 		return s.b.Run(ctx, s.fresh(c))
 	}
-	if err := s.b.checkProgram(c); err != nil {
-		return Result{}, err
-	}
 	visible := append(append([]Mount{}, s.mounts...), c.Mounts...)
-	if err := s.b.checkDir(Cmd{Dir: c.Dir, Mounts: visible}); err != nil {
+	if err := s.check(c, visible); err != nil {
 		return Result{}, err
 	}
 	if err := mountStaged(placed); err != nil {
@@ -231,27 +246,56 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 	}
 	defer unmountStaged(placed)
 	limits := WithDefaults(c.Limits, s.limits)
+	req, err := s.request(c, limits)
+	if err != nil {
+		return Result{}, err
+	}
+	w := newTurnWatch(s.cg)
+	disk := s.b.diskWatch(visible, since, spent)
+	start := time.Now()
+	if _, err := s.in.Write(append(req, '\n')); err != nil {
+		s.breakSession()
+		return s.b.Run(ctx, s.fresh(c))
+	}
+	r, err := s.await(ctx, limits, w, disk, start)
+	if err != nil {
+		return Result{}, err
+	}
+	s.measure(&r, w)
+	return r, nil
+}
+
+// check reports a program or a working directory the command would not
+// see in the session, as a fresh sandbox would.
+func (s *Session) check(c Cmd, visible []Mount) error {
+	if err := s.b.checkProgram(c); err != nil {
+		return err
+	}
+	return s.b.checkDir(Cmd{Dir: c.Dir, Mounts: visible})
+}
+
+// request is the supervisor's line for c.
+func (s *Session) request(c Cmd, limits Limits) ([]byte, error) {
 	req := sessionRequest{Args: c.Args, Dir: c.Dir, Env: minimalEnv(searchPath(c, sandboxPath), "/tmp", c.Env), Limits: limits,
 		CgroupMemory: s.cg != nil && limits.MemoryBytes > 0}
 	if req.Dir == "" {
 		req.Dir = "/tmp"
 	}
 	if c.Stdin != nil {
+		var err error
 		if req.Stdin, err = io.ReadAll(io.LimitReader(c.Stdin, 16<<20)); err != nil {
-			return Result{}, fmt.Errorf("sandbox: read stdin: %w", err)
+			return nil, fmt.Errorf("sandbox: read stdin: %w", err)
 		}
 	}
-	w := newTurnWatch(s.cg)
 	data, err := json.Marshal(req)
 	if err != nil {
-		return Result{}, fmt.Errorf("sandbox: %w", err)
+		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	disk := s.b.diskWatch(visible, since, spent)
-	start := time.Now()
-	if _, err := s.in.Write(append(data, '\n')); err != nil {
-		s.breakSession()
-		return s.b.Run(ctx, s.fresh(c))
-	}
+	return data, nil
+}
+
+// readReply reads the supervisor's answer to the command just sent.
+func (s *Session) readReply() <-chan sessionReply {
 	replies := make(chan sessionReply, 1)
 	go func() {
 		var rep sessionReply
@@ -265,6 +309,14 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 		}
 		replies <- rep
 	}()
+	return replies
+}
+
+// await waits for the supervisor's answer while enforcing, from outside,
+// the limits the session's cgroup does not hold per command. It ends the
+// session when the supervisor stops answering or the context ends.
+func (s *Session) await(ctx context.Context, limits Limits, w *turnWatch, disk func() string, start time.Time) (Result, error) {
+	replies := s.readReply()
 	// The supervisor enforces the wall time; this deadline only catches a
 	// supervisor that stopped answering.
 	deadline := time.NewTimer(limits.WallTime + 5*time.Second)
@@ -274,29 +326,27 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 	defer deadline.Stop()
 	tick := time.NewTicker(watchdogPoll)
 	defer tick.Stop()
-	var r Result
+	killed := func(timedOut bool) Result {
+		s.breakSession()
+		<-replies
+		return Result{ExitCode: -1, Signal: "SIGKILL", TimedOut: timedOut, Wall: time.Since(start)}
+	}
 	for {
 		select {
 		case rep := <-replies:
-			r = rep.Result
-			if rep.Error != "" && strings.HasPrefix(rep.Error, "session ended") {
+			if strings.HasPrefix(rep.Error, "session ended") {
 				s.breakSession()
-				r = Result{ExitCode: -1, Signal: "SIGKILL", Wall: time.Since(start),
-					Stderr: []byte("sandbox: the session's supervisor ended during the command\n")}
-			} else if rep.Error != "" {
+				return Result{ExitCode: -1, Signal: "SIGKILL", Wall: time.Since(start),
+					Stderr: []byte("sandbox: the session's supervisor ended during the command\n")}, nil
+			}
+			if rep.Error != "" {
 				return Result{}, errors.New(rep.Error)
 			}
-			goto measured
+			return rep.Result, nil
 		case <-deadline.C:
-			s.breakSession()
-			<-replies
-			r = Result{ExitCode: -1, Signal: "SIGKILL", TimedOut: true, Wall: time.Since(start)}
-			goto measured
+			return killed(true), nil
 		case <-ctx.Done():
-			s.breakSession()
-			<-replies
-			r = Result{ExitCode: -1, Signal: "SIGKILL", Wall: time.Since(start)}
-			goto measured
+			return killed(false), nil
 		case <-tick.C:
 			if w.reason != "" {
 				break
@@ -307,15 +357,16 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 			if s.cg == nil {
 				// Without cgroups the command's processes cannot be told
 				// from the supervisor: end the whole sandbox.
-				s.breakSession()
-				<-replies
-				r = Result{ExitCode: -1, Signal: "SIGKILL", Wall: time.Since(start)}
-				goto measured
+				return killed(false), nil
 			}
 			s.killCommand()
 		}
 	}
-measured:
+}
+
+// measure completes r from the session's cgroup: the command's CPU time
+// and whether the kernel killed for memory during it.
+func (s *Session) measure(r *Result, w *turnWatch) {
 	if s.cg != nil {
 		if used, ok := s.cg.cpu(); ok {
 			r.CPU = used - w.cpu0
@@ -324,8 +375,7 @@ measured:
 			r.MemoryExceeded = true
 		}
 	}
-	w.apply(&r)
-	return r, nil
+	w.apply(r)
 }
 
 // Start starts c in a fresh sandbox that also sees the session's own

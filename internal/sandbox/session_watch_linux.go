@@ -20,6 +20,22 @@ type turnWatch struct {
 	reason string
 	cpu    bool
 	memory bool
+	// cpuAt is when the CPU time was last compared with the limit: it is
+	// compared as often as a fresh sandbox's (cpuPoll), not at every tick.
+	cpuAt time.Time
+}
+
+// cpuDue reports whether the CPU time is to be compared with limit now.
+func (w *turnWatch) cpuDue(limit time.Duration) bool {
+	if limit <= 0 {
+		return false
+	}
+	now := time.Now()
+	if now.Sub(w.cpuAt) < cpuPoll(limit) {
+		return false
+	}
+	w.cpuAt = now
+	return true
 }
 
 func newTurnWatch(cg *cgroupSet) *turnWatch {
@@ -45,14 +61,16 @@ func (w *turnWatch) check(cg *cgroupSet, l Limits, disk func() string) {
 	}
 	// The cgroup also counts the supervisor reading the command's output:
 	// a little slack keeps a command at its limit from being cut short.
-	if used, ok := cg.cpu(); ok && l.CPUTime > 0 && used-w.cpu0 > l.CPUTime+20*time.Millisecond {
-		w.reason, w.cpu = fmt.Sprintf("used more than %v of CPU time", l.CPUTime), true
-		return
+	if w.cpuDue(l.CPUTime) {
+		if used, ok := cg.cpu(); ok && used-w.cpu0 > l.CPUTime+20*time.Millisecond {
+			w.reason, w.cpu = fmt.Sprintf("used more than %v of CPU time", l.CPUTime), true
+			return
+		}
 	}
 	// The kernel only acts at the session's limit, which has room for the
 	// supervisor; near it, without swap, it may thrash for seconds before
 	// killing anything. The command is stopped at its own limit instead.
-	if mem, ok := cg.memoryUsage(); ok && l.MemoryBytes > 0 && mem-w.mem0 > l.MemoryBytes {
+	if l.MemoryBytes > 0 && cg.memoryOver(w.mem0, l.MemoryBytes) {
 		w.reason, w.memory = fmt.Sprintf("used more than %d bytes of memory", l.MemoryBytes), true
 	}
 }

@@ -39,9 +39,10 @@ func main() {
 	n := flag.Int("n", 20, "matches per sandbox mode")
 	modes := flag.String("modes", "off,required", "SANDBOX values to run, in order")
 	concurrency := flag.Int("concurrency", 1, "WORKER_CONCURRENCY")
+	workers := flag.Int("workers", 1, "worker processes, each with its own WORK_DIR")
 	botDir := flag.String("bot", "bots/entelect-python3", "the starter bot both seats play")
 	flag.Parse()
-	if err := run(context.Background(), *admin, *worker, *botDir, strings.Split(*modes, ","), *n, *concurrency); err != nil {
+	if err := run(context.Background(), *admin, *worker, *botDir, strings.Split(*modes, ","), *n, *concurrency, *workers); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-worker:", err)
 		os.Exit(1)
 	}
@@ -62,9 +63,13 @@ type modeResult struct {
 	waitP50, waitP95 time.Duration
 	rounds           roundCosts
 	interp           time.Duration // python3 -c pass while the matches played
+	// cpu is what the worker processes used while the matches played:
+	// their own threads (self) and their reaped children (the sandboxes,
+	// the supervisors and the bots).
+	cpu processCPU
 }
 
-func run(ctx context.Context, admin, worker, botDir string, modes []string, n, concurrency int) error {
+func run(ctx context.Context, admin, worker, botDir string, modes []string, n, concurrency, workers int) error {
 	workerBin, err := filepath.Abs(worker)
 	if err != nil {
 		return err
@@ -80,15 +85,15 @@ func run(ctx context.Context, admin, worker, botDir string, modes []string, n, c
 	defer os.RemoveAll(tmp)
 	var results []modeResult
 	for i, mode := range modes {
-		r, err := runMode(ctx, admin, workerBin, botDir, filepath.Join(tmp, fmt.Sprint(i)), mode, n, concurrency)
+		r, err := runMode(ctx, admin, workerBin, botDir, filepath.Join(tmp, fmt.Sprint(i)), mode, n, concurrency, workers)
 		if err != nil {
 			return fmt.Errorf("SANDBOX=%s: %w", mode, err)
 		}
 		results = append(results, r)
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Printf("\nbench-worker: %d matches per mode of two %s bots (entelect, 10x10), WORKER_CONCURRENCY=%d, load average at the end %s\n\n",
-		n, filepath.Base(botDir), concurrency, strings.Join(strings.Fields(string(load))[:3], " "))
+	fmt.Printf("\nbench-worker: %d matches per mode of two %s bots (entelect, 10x10), %d worker process(es), WORKER_CONCURRENCY=%d, load average at the end %s\n\n",
+		n, filepath.Base(botDir), workers, concurrency, strings.Join(strings.Fields(string(load))[:3], " "))
 	fmt.Println("| SANDBOX | matches/min | queue wait p50 | p95 | rounds | round wall p50 (p10–p90) | bots' wall per round (A+B) | bots' CPU per round | platform per turn p50 (p90) | python3 -c pass p50 | round / python3 start |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range results {
@@ -100,15 +105,28 @@ func run(ctx context.Context, admin, worker, botDir string, modes []string, n, c
 			ms(quantile(c.overhead, 0.5)), ms(quantile(c.overhead, 0.9)), ms(r.interp),
 			float64(quantile(c.wall, 0.5))/float64(r.interp))
 	}
+	fmt.Println("\nCPU per round (less distorted by load than wall times):")
+	fmt.Println()
+	fmt.Println("| SANDBOX | rounds | worker's own CPU per round | children's CPU per round | bots' CPU per round | sandbox CPU per round (children − bots) | python3 -c pass CPU |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	for _, r := range results {
+		rounds := time.Duration(max(1, r.rounds.total))
+		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s |\n", r.mode, r.rounds.total,
+			ms(r.cpu.self/rounds), ms(r.cpu.children/rounds), ms(r.rounds.botCPUSum/rounds),
+			ms((r.cpu.children-r.rounds.botCPUSum)/rounds), ms(r.cpu.interp))
+	}
 	fmt.Println("\nround wall: between the engine's ends of two rounds (engine.log); bots' wall and CPU: as the runner measured")
 	fmt.Println("each bot process (log.txt); platform per turn: the engine's time for a turn (log.txt timestamps) less the bot's wall;")
-	fmt.Println("python3 -c pass: sampled on the host while the matches played.")
+	fmt.Println("python3 -c pass: sampled on the host while the matches played (wall p50; CPU: user+sys of the samples, mean).")
+	fmt.Println("worker's own CPU: user+sys of the worker processes' own threads (/proc/PID/stat utime+stime) from the first")
+	fmt.Println("match queued to the last finished, over every round played; children's: the sandboxes, supervisors and bots")
+	fmt.Println("the workers reaped in that time (cutime+cstime), which includes the bots' CPU.")
 	return nil
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
 
-func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n, concurrency int) (modeResult, error) {
+func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n, concurrency, workers int) (modeResult, error) {
 	res := modeResult{mode: mode}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return res, err
@@ -153,26 +171,31 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 		versions = append(versions, v)
 	}
 
-	cmd := exec.Command(workerBin)
 	logFile, err := os.Create(filepath.Join(dir, "worker.log"))
 	if err != nil {
 		return res, err
 	}
 	defer logFile.Close()
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "BLOB_URL="+blobURL, "SANDBOX="+mode,
-		"WORK_DIR="+filepath.Join(dir, "work"), "LOG_LEVEL=info", fmt.Sprintf("WORKER_CONCURRENCY=%d", concurrency),
-		"WORKER_BUILD_CONCURRENCY=1")
-	if err := os.MkdirAll(filepath.Join(dir, "work"), 0o755); err != nil {
-		return res, err
+	var pids []int
+	for w := range workers {
+		work := filepath.Join(dir, fmt.Sprintf("work-%d", w))
+		if err := os.MkdirAll(work, 0o755); err != nil {
+			return res, err
+		}
+		cmd := exec.Command(workerBin)
+		cmd.Stdout, cmd.Stderr = logFile, logFile
+		cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "BLOB_URL="+blobURL, "SANDBOX="+mode,
+			"WORK_DIR="+work, "LOG_LEVEL=info", fmt.Sprintf("WORKER_CONCURRENCY=%d", concurrency),
+			"WORKER_BUILD_CONCURRENCY=1")
+		if err := cmd.Start(); err != nil {
+			return res, err
+		}
+		defer func() {
+			cmd.Process.Signal(syscall.SIGTERM)
+			cmd.Wait()
+		}()
+		pids = append(pids, cmd.Process.Pid)
 	}
-	if err := cmd.Start(); err != nil {
-		return res, err
-	}
-	defer func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		cmd.Wait()
-	}()
 	st := store.New(pool)
 	for _, v := range versions {
 		if err := waitFor(ctx, 10*time.Minute, func() (bool, error) {
@@ -211,9 +234,13 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 			return res, err
 		}
 	}
-	sampled := make(chan time.Duration, 1)
+	cpu0, err := workersCPU(pids)
+	if err != nil {
+		return res, err
+	}
+	sampled := make(chan [2]time.Duration, 1)
 	sampleCtx, stopSampling := context.WithCancel(ctx)
-	go func() { sampled <- interpreterStarts(sampleCtx) }()
+	go func() { wall, cpu := interpreterStarts(sampleCtx); sampled <- [2]time.Duration{wall, cpu} }()
 	err = waitFor(ctx, time.Duration(n)*20*time.Minute, func() (bool, error) {
 		var left, failed int
 		err := pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status IN ('queued', 'running')),
@@ -224,10 +251,16 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 		return left == 0, err
 	})
 	stopSampling()
-	res.interp = <-sampled
+	interp := <-sampled
+	res.interp, res.cpu.interp = interp[0], interp[1]
 	if err != nil {
 		return res, err
 	}
+	cpu1, err := workersCPU(pids)
+	if err != nil {
+		return res, err
+	}
+	res.cpu.self, res.cpu.children = cpu1.self-cpu0.self, cpu1.children-cpu0.children
 	rows, err := pool.Query(ctx, `SELECT created_at, started_at, finished_at, replay_key FROM matches ORDER BY id`)
 	if err != nil {
 		return res, err
@@ -408,6 +441,9 @@ func unzipBlob(ctx context.Context, bucket *blob.Bucket, key, dir string) error 
 // roundCosts are per-round and per-turn times read from replays.
 type roundCosts struct {
 	wall, botWall, botCPU, overhead []time.Duration
+	// total counts every round played; botCPUSum adds up the bots' CPU.
+	total     int
+	botCPUSum time.Duration
 }
 
 func (c *roundCosts) sort() {
@@ -456,6 +492,8 @@ func (c *roundCosts) add(replay string) error {
 			c.overhead = append(c.overhead, t.end.Sub(t.start)-t.wall)
 		}
 		c.botWall, c.botCPU = append(c.botWall, wall), append(c.botCPU, cpu)
+		c.total++
+		c.botCPUSum += cpu
 	}
 	return nil
 }
@@ -526,23 +564,63 @@ func netTime(s string) time.Duration {
 // returns the median: the interpreter's start under the same load as the
 // matches. It runs the interpreter itself, as the worker does, not a
 // version manager's shim in front of it.
-func interpreterStarts(ctx context.Context) time.Duration {
+func interpreterStarts(ctx context.Context) (wall, cpu time.Duration) {
 	out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
 	if err != nil {
-		return 0
+		return 0, 0
 	}
 	python := strings.TrimSpace(string(out))
 	var walls []time.Duration
+	var cpuSum time.Duration
 	for ctx.Err() == nil {
 		start := time.Now()
-		if err := exec.Command(python, "-c", "pass").Run(); err == nil {
+		cmd := exec.Command(python, "-c", "pass")
+		if err := cmd.Run(); err == nil {
 			walls = append(walls, time.Since(start))
+			cpuSum += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 		}
 		select {
 		case <-ctx.Done():
 		case <-time.After(time.Second):
 		}
 	}
+	if len(walls) == 0 {
+		return 0, 0
+	}
 	slices.Sort(walls)
-	return quantile(walls, 0.5)
+	return quantile(walls, 0.5), cpuSum / time.Duration(len(walls))
+}
+
+// processCPU is CPU time of the worker processes.
+type processCPU struct {
+	self, children time.Duration
+	interp         time.Duration // one python3 -c pass, for scale
+}
+
+// clockTick is the unit of /proc/PID/stat's times (USER_HZ, 100 on Linux).
+const clockTick = 10 * time.Millisecond
+
+// workersCPU sums the user+sys time of the processes (utime, stime) and of
+// their reaped children (cutime, cstime) from /proc/PID/stat.
+func workersCPU(pids []int) (processCPU, error) {
+	var c processCPU
+	for _, pid := range pids {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return c, fmt.Errorf("worker CPU: %w", err)
+		}
+		// Fields after the command name, which is in parentheses and may
+		// hold spaces: state is field 3, utime..cstime are 14..17.
+		f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
+		if len(f) < 15 {
+			return c, fmt.Errorf("worker CPU: short /proc/%d/stat", pid)
+		}
+		var t [4]int64
+		for i := range t {
+			fmt.Sscan(f[11+i], &t[i])
+		}
+		c.self += time.Duration(t[0]+t[1]) * clockTick
+		c.children += time.Duration(t[2]+t[3]) * clockTick
+	}
+	return c, nil
 }

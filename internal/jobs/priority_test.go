@@ -1,0 +1,108 @@
+package jobs
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/broadside/broadside/internal/testdb"
+)
+
+// TestLadderBurstStarvesNeither queues 200 ladder matches before one
+// challenge and one build, and lets River's own fetching hand them to a
+// worker with one slot per queue, as a busy worker has: the challenge is
+// the first match it gets, and the build is worked while the whole ladder
+// burst still waits.
+func TestLadderBurstStarvesNeither(t *testing.T) {
+	ctx := context.Background()
+	pool := testdb.NewPool(t)
+	client, err := NewClient(pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const burst = 200
+	var challenge int64
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		for i := range burst + 1 {
+			kind := "ladder"
+			if i == burst {
+				kind = "challenge"
+			}
+			var id int64
+			if err := tx.QueryRow(ctx, `INSERT INTO matches (seed, kind, ranked, status) VALUES ($1, $2, $3, 'queued') RETURNING id`,
+				i, kind, kind == "ladder").Scan(&id); err != nil {
+				return err
+			}
+			if err := client.EnqueueMatchTx(ctx, tx, id); err != nil {
+				return err
+			}
+			challenge = id
+		}
+		return client.EnqueueBuildTx(ctx, tx, 424242)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	matches, builds := make(chan int64, burst+1), make(chan int64, 1)
+	release := make(chan struct{})
+	workers := river.NewWorkers()
+	// The match slot stays taken by the first match it gets, so the order
+	// of the rest cannot hide which came first.
+	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, j *river.Job[MatchArgs]) error {
+		matches <- j.Args.MatchID
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return nil
+	}))
+	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, j *river.Job[BuildArgs]) error {
+		builds <- j.Args.VersionID
+		return nil
+	}))
+	rc, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
+		Queues:  map[string]river.QueueConfig{QueueMatch: {MaxWorkers: 1}, QueueBuild: {MaxWorkers: 1}},
+		Workers: workers, FetchPollInterval: 100 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rc.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		close(release)
+		stopCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		_ = rc.Stop(stopCtx)
+	}()
+	// The timeouts only bound a failure; nothing else competes for the jobs.
+	select {
+	case id := <-matches:
+		if id != challenge {
+			t.Errorf("first match worked: %d, want the challenge %d queued after %d ladder matches", id, challenge, burst)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("no match was worked")
+	}
+	select {
+	case v := <-builds:
+		if v != 424242 {
+			t.Errorf("build of version %d, want 424242", v)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the build was not worked while the ladder burst waited")
+	}
+	var waiting int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE queue = $1 AND state = 'available'`, QueueMatch).Scan(&waiting); err != nil {
+		t.Fatal(err)
+	}
+	if waiting != burst {
+		t.Errorf("%d ladder matches still waiting when the build was done, want all %d", waiting, burst)
+	}
+}
