@@ -37,12 +37,13 @@ func TestLadderBurstStarvesNeither(t *testing.T) {
 				i, kind, kind == "ladder").Scan(&id); err != nil {
 				return err
 			}
-			if err := client.EnqueueMatchTx(ctx, tx, id); err != nil {
+			if _, err := client.EnqueueMatchTx(ctx, tx, id); err != nil {
 				return err
 			}
 			challenge = id
 		}
-		return client.EnqueueBuildTx(ctx, tx, 424242)
+		_, err := client.EnqueueBuildTx(ctx, tx, 424242)
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)
