@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"path"
 	"sync"
-	"testing/fstest"
 	"time"
 
 	"github.com/broadside/broadside/internal/store"
@@ -34,7 +32,7 @@ type liveHub struct {
 type liveMatch struct {
 	watchers map[chan sseEvent]struct{}
 	opts     board.Options
-	fsys     fstest.MapFS
+	live     *board.Live
 	next     int
 }
 
@@ -75,7 +73,7 @@ func (h *liveHub) watch(id int64, opts board.Options) (chan sseEvent, func()) {
 	h.mu.Lock()
 	lm := h.matches[id]
 	if lm == nil {
-		lm = &liveMatch{watchers: map[chan sseEvent]struct{}{}, opts: opts, fsys: fstest.MapFS{}}
+		lm = &liveMatch{watchers: map[chan sseEvent]struct{}{}, opts: opts, live: board.NewLive()}
 		h.matches[id] = lm
 	}
 	lm.watchers[ch] = struct{}{}
@@ -105,10 +103,13 @@ func (h *liveHub) dispatch(ctx context.Context, ev store.MatchEvent) {
 			h.logger.WarnContext(ctx, "live: round", "match_id", ev.Match, "err", err)
 			return
 		}
+		if data == nil {
+			return
+		}
 		out = sseEvent{"round", data}
 	case ev.Status == "running":
 		// Another attempt: its rounds start again.
-		lm.fsys, lm.next = fstest.MapFS{}, 0
+		lm.live, lm.next = board.NewLive(), 0
 		out = sseEvent{"status", statusJSON(ev.Status)}
 	default:
 		out = sseEvent{"end", statusJSON(ev.Status)}
@@ -129,12 +130,17 @@ func (h *liveHub) round(ctx context.Context, id int64, lm *liveMatch) ([]byte, e
 		return nil, err
 	}
 	for _, r := range rounds {
-		addLiveRound(lm.fsys, r)
+		if err := lm.live.Add(r.Name, r.Files); err != nil {
+			return nil, err
+		}
 		lm.next = r.Seq + 1
 	}
-	rp, err := board.Open(lm.fsys)
+	rp, err := lm.live.Open()
 	if err != nil {
 		return nil, err
+	}
+	if rp.Count() == 0 {
+		return nil, nil // a rule set's first state before its first step
 	}
 	f, err := rp.Frame(rp.Count()-1, lm.opts)
 	if err != nil {
@@ -145,12 +151,6 @@ func (h *liveHub) round(ctx context.Context, id int64, lm *liveMatch) ([]byte, e
 		return nil, err
 	}
 	return json.Marshal(map[string]any{"index": f.Index, "count": f.Count, "html": buf.String()})
-}
-
-func addLiveRound(fsys fstest.MapFS, r store.LiveRound) {
-	for name, text := range r.Files {
-		fsys[path.Join(r.Name, name)] = &fstest.MapFile{Data: []byte(text)}
-	}
 }
 
 func statusJSON(status string) []byte {
@@ -164,11 +164,17 @@ func (h *Handler) liveReplay(ctx context.Context, m *store.MatchRow) (*board.Rep
 	if err != nil || len(rounds) == 0 {
 		return nil, err
 	}
-	fsys := fstest.MapFS{}
+	live := board.NewLive()
 	for _, r := range rounds {
-		addLiveRound(fsys, r)
+		if err := live.Add(r.Name, r.Files); err != nil {
+			return nil, err
+		}
 	}
-	return board.Open(fsys)
+	rp, err := live.Open()
+	if err != nil || rp.Count() == 0 {
+		return nil, err
+	}
+	return rp, nil
 }
 
 // ended reports whether a match status is final.
