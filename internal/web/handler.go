@@ -111,9 +111,10 @@ type Handler struct {
 	// through compErr.
 	comp *competition.Service
 	// replays keeps opened replays for the viewer; live follows running
-	// matches for their pages.
+	// matches for their pages, builds the builds in progress.
 	replays *replayCache
 	live    *liveHub
+	builds  *buildHub
 }
 
 // New returns the portal's handler.
@@ -131,6 +132,7 @@ func New(st *store.Store, blobs *blob.Bucket, queue Queue, inspect Inspector, lo
 		replays:   newReplayCache(),
 	}
 	h.live = newLiveHub(st, logger)
+	h.builds = newBuildHub(st, logger)
 	h.board = newLeaderboardCache(cfg.LeaderboardTTL, h.now)
 	h.comp = competition.New(st, queue, logger)
 	for _, g := range cfg.Games {

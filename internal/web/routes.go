@@ -53,6 +53,7 @@ func (h *Handler) Routes() http.Handler {
 		r.Get("/leaderboard", h.leaderboard)
 		r.Get("/bots/{id}", h.botPage)
 		r.Get("/bots/{id}/history", h.botHistory)
+		r.Get("/bots/{id}/versions/{n}/events", h.buildEvents)
 		r.Get("/bots/{id}/vs/{other}", h.headToHead)
 		r.Get("/clans", h.clans)
 		r.Get("/clans/{id}", h.clanPage)
