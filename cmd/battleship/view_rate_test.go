@@ -82,6 +82,12 @@ func TestViewPlaybackRate(t *testing.T) {
 	if drawn < 2 {
 		t.Fatalf("drew %v rounds in %v", drawn, elapsed)
 	}
+	dir := t.ArtifactDir()
+	png, err := chromedp.Run(browser, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "rate-14x14.png"), png, 0o644)
 	// The rate between the first and the last round drawn: a match that
 	// ends within the window does not dilute it.
 	perSecond := num(`(window.draws.length - 1) * 1000 / (window.draws[window.draws.length - 1] - window.draws[0])`)
@@ -106,11 +112,5 @@ func TestViewPlaybackRate(t *testing.T) {
 		"one round fetched and drawn in %.1f ms; loadavg %s",
 		count, drawn, elapsed.Seconds(), perSecond, kib, fetchMS, renderMS, load)
 	t.Log(report)
-	dir := t.ArtifactDir()
 	os.WriteFile(filepath.Join(dir, "playback-rate.txt"), []byte(report), 0o644)
-	png, err := chromedp.Run(browser, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(dir, "rate-14x14.png"), png, 0o644)
 }
