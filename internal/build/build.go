@@ -72,9 +72,25 @@ type step struct {
 // start, the context ended); a bot that does not build is a Result with OK
 // false and the reason in its Log.
 func (b *Builder) Build(ctx context.Context, dir string, m botmeta.Manifest) (Result, error) {
+	return b.BuildLive(ctx, dir, m, nil)
+}
+
+// BuildLive is Build that also hands the log to progress as it grows: each
+// command line before the command runs, its output once it ended. The
+// chunks, in order, make up the Result's Log. progress may be nil.
+func (b *Builder) BuildLive(ctx context.Context, dir string, m botmeta.Manifest, progress func(ctx context.Context, chunk string)) (Result, error) {
 	var log strings.Builder
+	sent := 0
+	flush := func() {
+		if progress != nil && log.Len() > sent {
+			progress(ctx, log.String()[sent:])
+			sent = log.Len()
+		}
+	}
+	defer flush()
 	fail := func(format string, args ...any) (Result, error) {
 		fmt.Fprintf(&log, "\nBuild failed: %s\n", fmt.Sprintf(format, args...))
+		flush()
 		return Result{Log: log.String()}, nil
 	}
 	work := dir
@@ -94,6 +110,7 @@ func (b *Builder) Build(ctx context.Context, dir string, m botmeta.Manifest) (Re
 	fmt.Fprintf(&log, "Building %s bot (BotType %s, RunFile %s)\n", m.Game, m.BotType, m.RunFile)
 	for _, s := range steps {
 		fmt.Fprintf(&log, "\n$ %s\n", strings.Join(s.args, " "))
+		flush()
 		env := s.env
 		if s.network && len(b.Env) > 0 {
 			// The step's own settings win over the operator's.
@@ -133,6 +150,7 @@ func (b *Builder) Build(ctx context.Context, dir string, m botmeta.Manifest) (Re
 		return fail("%v", err)
 	}
 	log.WriteString("\nBuild succeeded.\n")
+	flush()
 	return Result{OK: true, Log: log.String()}, nil
 }
 

@@ -137,7 +137,7 @@ func (w *BuildWorker) build(ctx context.Context, v *store.BotVersion) (build.Res
 		}
 		return build.Result{}, "", err
 	}
-	res, err := w.deps.Builder.Build(ctx, dir, m)
+	res, err := w.deps.Builder.BuildLive(ctx, dir, m, publishBuildLog(store.New(w.deps.Pool), v.ID, w.deps.Logger))
 	if err != nil || !res.OK {
 		return res, "", err
 	}

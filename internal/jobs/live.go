@@ -27,3 +27,19 @@ func publishRounds(st *store.Store, matchID int64, log *slog.Logger) func(contex
 		}
 	}
 }
+
+// publishBuildLog is the progress hook of a build: it stores each chunk of
+// the log as it is written and announces it on build_events, so the bot's
+// page shows the build as it runs. A failure is logged and the build goes
+// on; its whole log is recorded at the end regardless.
+func publishBuildLog(st *store.Store, versionID int64, log *slog.Logger) func(context.Context, string) {
+	seq := 0
+	return func(ctx context.Context, chunk string) {
+		ctx, cancel := context.WithTimeout(ctx, publishTimeout)
+		defer cancel()
+		if err := st.BuildLogAppend(ctx, versionID, store.BuildLogChunk{Seq: seq, Text: chunk}); err != nil {
+			log.Warn("build: publish log", "version_id", versionID, "err", err)
+		}
+		seq++
+	}
+}

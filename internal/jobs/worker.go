@@ -26,7 +26,8 @@ import (
 
 // Builder builds a bot folder (internal/build).
 type Builder interface {
-	Build(ctx context.Context, dir string, m botmeta.Manifest) (build.Result, error)
+	// BuildLive builds and hands the log to progress as it grows.
+	BuildLive(ctx context.Context, dir string, m botmeta.Manifest, progress func(ctx context.Context, chunk string)) (build.Result, error)
 }
 
 // Deps is what a worker needs.

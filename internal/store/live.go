@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // LiveRound is one round of a running match: its public text files by
@@ -78,28 +80,36 @@ func (s *Store) MatchLiveRounds(ctx context.Context, matchID int64, from int) ([
 // calls fn for every event until ctx ends or the connection fails. Each
 // portal process needs only one, however many pages follow matches.
 func (s *Store) MatchEventsListen(ctx context.Context, fn func(MatchEvent)) error {
+	return s.listen(ctx, matchEventsChannel, func(payload []byte) {
+		var ev MatchEvent
+		if json.Unmarshal(payload, &ev) == nil && ev.Match > 0 {
+			fn(ev)
+		}
+	})
+}
+
+// listen holds one connection listening on channel and calls fn with
+// every notification's payload until ctx ends or the connection fails.
+func (s *Store) listen(ctx context.Context, channel string, fn func(payload []byte)) error {
 	if s.pool == nil {
 		return errors.New("store: listening needs a pool")
 	}
 	pc, err := s.pool.Acquire(ctx)
 	if err != nil {
-		return fmt.Errorf("store: listen for match events: %w", err)
+		return fmt.Errorf("store: listen on %s: %w", channel, err)
 	}
 	// A connection that has listened is not given back to the pool.
 	conn := pc.Hijack()
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, "LISTEN "+matchEventsChannel); err != nil {
-		return fmt.Errorf("store: listen for match events: %w", err)
+	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{channel}.Sanitize()); err != nil {
+		return fmt.Errorf("store: listen on %s: %w", channel, err)
 	}
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
-			return fmt.Errorf("store: wait for match events: %w", err)
+			return fmt.Errorf("store: wait on %s: %w", channel, err)
 		}
-		var ev MatchEvent
-		if json.Unmarshal([]byte(n.Payload), &ev) == nil && ev.Match > 0 {
-			fn(ev)
-		}
+		fn([]byte(n.Payload))
 	}
 }
 

@@ -74,7 +74,8 @@ func (h *Handler) botView(r *http.Request) (*page.BotView, error) {
 	}
 	for _, ver := range versions {
 		if ver.BuildStatus == "queued" || ver.BuildStatus == "building" {
-			v.Refresh = 5
+			// Scripts follow the build's event stream instead.
+			v.Refresh, v.RefreshNoScript = 5, true
 		}
 	}
 	if !v.IsOwner {

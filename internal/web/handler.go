@@ -130,9 +130,10 @@ type Handler struct {
 	// through compErr.
 	comp *competition.Service
 	// replays keeps opened replays for the viewer; live follows running
-	// matches for their pages.
+	// matches for their pages, builds the builds in progress.
 	replays *replayCache
 	live    *liveHub
+	builds  *buildHub
 }
 
 // New returns the portal's handler.
@@ -153,6 +154,7 @@ func New(st *store.Store, blobs *blob.Bucket, queue Queue, inspect botupload.Ins
 		replays:   newReplayCache(),
 	}
 	h.live = newLiveHub(st, logger)
+	h.builds = newBuildHub(st, logger)
 	h.board = newLeaderboardCache(cfg.LeaderboardTTL, h.now)
 	h.comp = competition.New(st, queue, logger)
 	h.comp.Rules = cfg.Rules

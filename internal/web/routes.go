@@ -14,7 +14,7 @@ import (
 // Routes returns the portal's HTTP handler with every route.
 func (h *Handler) Routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(middleware.Recoverer, h.accessLog, securityHeaders)
+	r.Use(middleware.Recoverer, h.accessLog, securityHeaders, compress)
 
 	r.Handle("/static/*", http.StripPrefix("/static/", cacheFor(http.FileServerFS(static.FS))))
 	r.Get("/healthz", h.health)
@@ -53,6 +53,7 @@ func (h *Handler) Routes() http.Handler {
 		r.Get("/leaderboard", h.leaderboard)
 		r.Get("/bots/{id}", h.botPage)
 		r.Get("/bots/{id}/history", h.botHistory)
+		r.Get("/bots/{id}/versions/{n}/events", h.buildEvents)
 		r.Get("/bots/{id}/vs/{other}", h.headToHead)
 		r.Get("/clans", h.clans)
 		r.Get("/clans/{id}", h.clanPage)
@@ -110,6 +111,14 @@ func (h *Handler) Routes() http.Handler {
 	// before the form token is checked.
 	return http.NewCrossOriginProtection().Handler(r)
 }
+
+// compress gzips the responses that gain from it, when the client accepts
+// it. Event streams (text/event-stream) are left alone, so each event is
+// flushed as it is written, and so are zips and other compressed
+// downloads, which would only grow.
+var compress = middleware.Compress(5,
+	"text/html", "text/css", "text/plain", "text/javascript", "application/javascript",
+	"application/json", "image/svg+xml")
 
 func (h *Handler) health(w http.ResponseWriter, r *http.Request) {
 	if err := h.store.Ping(r.Context()); err != nil {

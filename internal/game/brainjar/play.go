@@ -35,6 +35,8 @@ type match struct {
 	players [2]*player
 	logger  *slog.Logger
 	replay  Replay
+	// live publishes the replay shot by shot while the game runs.
+	live *game.LiveReplay
 }
 
 // Play runs one game: both placements, then shots until one fleet is sunk or
@@ -43,7 +45,7 @@ func (ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) (*g
 	if len(bots) != 2 {
 		return nil, fmt.Errorf("brainjar: a game takes 2 bots, got %d", len(bots))
 	}
-	m := &match{opts: opts, logger: opts.Logger}
+	m := &match{opts: opts, logger: opts.Logger, live: game.NewLiveReplay(opts)}
 	if m.logger == nil {
 		m.logger = slog.New(slog.DiscardHandler)
 	}
@@ -131,6 +133,7 @@ func (m *match) play(ctx context.Context) (*Game, outcome, error) {
 	rng := rand.New(rand.NewSource(m.opts.Seed))
 	first := rng.Intn(2)
 	m.replay.First = first
+	m.live.Start(ctx, m.replay)
 	m.engineLog("player %s shoots first", m.players[first].key)
 	g := NewGame(fleets, first)
 	out := outcome{}
@@ -163,7 +166,9 @@ func (m *match) play(ctx context.Context) (*Game, outcome, error) {
 			return g, m.lose(cur, "illegal move: "+err.Error(), out), nil
 		}
 		out.shots++
-		m.replay.Shots = append(m.replay.Shots, ReplayShot{Player: cur, Cell: cell.String(), Result: res.String()})
+		shot := ReplayShot{Player: cur, Cell: cell.String(), Result: res.String()}
+		m.replay.Shots = append(m.replay.Shots, shot)
+		m.live.Patch(ctx, game.Append("/shots", shot))
 		m.engineLog("shot %d: player %s fires at %s: %s", out.shots, p.key, cell, res)
 		if m.opts.Pretty != nil {
 			drawGrids(m.opts.Pretty, g, m.players[0].name, m.players[1].name)

@@ -70,6 +70,12 @@ type round struct {
 	// haltErr is the first error of the debug halt; the round ends on it
 	// at the next game, as on a cancelled context.
 	haltErr error
+	// live publishes the replay turn by turn while the round runs;
+	// liveGame says the current game was published, liveEvents how many
+	// of its events.
+	live       *game.LiveReplay
+	liveGame   bool
+	liveEvents int
 }
 
 // Play runs one round: three games between the same two processes, the
@@ -78,7 +84,7 @@ func (ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) (*g
 	if len(bots) != 2 {
 		return nil, fmt.Errorf("deepship: a round takes 2 bots, got %d", len(bots))
 	}
-	m := &round{opts: opts, logger: opts.Logger}
+	m := &round{opts: opts, logger: opts.Logger, live: game.NewLiveReplay(opts)}
 	if m.logger == nil {
 		m.logger = slog.New(slog.DiscardHandler)
 	}
@@ -144,6 +150,7 @@ func (m *round) play(ctx context.Context) error {
 	}
 	rng := rand.New(rand.NewSource(m.opts.Seed))
 	first := rng.Intn(2)
+	m.live.Start(ctx, m.replay)
 	for gi := range GamesPerRound {
 		if err := cmp.Or(ctx.Err(), m.haltErr); err != nil {
 			return err
@@ -167,6 +174,7 @@ func (m *round) play(ctx context.Context) error {
 		if err := m.playGame(ctx, &rg); err != nil {
 			return err
 		}
+		m.publishGameEnd(ctx, &rg)
 		m.replay.Games = append(m.replay.Games, rg)
 		for _, p := range m.players {
 			if p.failure != "" {
@@ -196,8 +204,10 @@ func (m *round) playGame(ctx context.Context, rg *ReplayGame) error {
 	if !placed[0] || !placed[1] {
 		return m.endGame(rg, placed[0], placed[1], "placement")
 	}
+	m.publishGame(ctx, rg)
 	cur := rg.Starter
 	for turn := 0; ; turn++ {
+		m.publishEvents(ctx, rg)
 		if p0.board.AllSunk() || p1.board.AllSunk() {
 			return m.endGame(rg, !p0.board.AllSunk(), !p1.board.AllSunk(), "sunk")
 		}
@@ -231,6 +241,44 @@ func (m *round) playGame(ctx context.Context, rg *ReplayGame) error {
 		}
 		cur = 1 - cur
 	}
+}
+
+// publishGame publishes a game whose fleets are placed, before its
+// first shot.
+func (m *round) publishGame(ctx context.Context, rg *ReplayGame) {
+	shown := *rg
+	shown.Events = append([]ReplayEvent{}, rg.Events...)
+	m.live.Patch(ctx, game.Append("/games", shown))
+	m.liveGame, m.liveEvents = true, len(rg.Events)
+}
+
+// publishEvents publishes the current game's events not published yet.
+func (m *round) publishEvents(ctx context.Context, rg *ReplayGame) {
+	if !m.liveGame || m.liveEvents == len(rg.Events) {
+		return
+	}
+	at := fmt.Sprintf("/games/%d/events", len(m.replay.Games))
+	var ops []game.PatchOp
+	for _, e := range rg.Events[m.liveEvents:] {
+		ops = append(ops, game.Append(at, e))
+	}
+	m.live.Patch(ctx, ops...)
+	m.liveEvents = len(rg.Events)
+}
+
+// publishGameEnd publishes a game as it ended: the whole of it, in place
+// of what was published while it ran.
+func (m *round) publishGameEnd(ctx context.Context, rg *ReplayGame) {
+	shown := *rg
+	if shown.Events == nil {
+		shown.Events = []ReplayEvent{}
+	}
+	if m.liveGame {
+		m.live.Patch(ctx, game.Replace(fmt.Sprintf("/games/%d", len(m.replay.Games)), shown))
+	} else {
+		m.live.Patch(ctx, game.Append("/games", shown))
+	}
+	m.liveGame, m.liveEvents = false, 0
 }
 
 // endGame scores a game where won[i] says whether player i is still in

@@ -82,7 +82,7 @@ func (rs ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) 
 		}
 		seats[i] = s
 	}
-	m := &match{opts: opts, log: log, seats: seats, rounds: rs.rounds}
+	m := &match{opts: opts, log: log, seats: seats, rounds: rs.rounds, live: game.NewLiveReplay(opts)}
 	if err := m.play(ctx); err != nil {
 		return nil, err
 	}
@@ -105,6 +105,10 @@ type match struct {
 	rep    replay
 	// sunkBy records, per seat, who sank its ship.
 	sunkBy map[int]int
+	// live publishes the replay round by round while the game runs;
+	// liveTurns counts the turns published.
+	live      *game.LiveReplay
+	liveTurns int
 }
 
 func (m *match) play(ctx context.Context) error {
@@ -135,6 +139,7 @@ func (m *match) play(ctx context.Context) error {
 	m.g = NewGame(rand.New(rand.NewSource(m.opts.Seed)), choices)
 	m.sunkBy = map[int]int{}
 	m.rep = newReplay(m)
+	m.live.Start(ctx, m.rep.r)
 	for round := 1; round <= m.rounds && !m.g.Over(); round++ {
 		order := m.g.StartRound()
 		m.engineLog("round %d, order %v\n", m.g.Round, order)
@@ -150,11 +155,24 @@ func (m *match) play(ctx context.Context) error {
 			}
 		}
 		m.rep.endRound(m.g, order)
+		m.publishRound(ctx)
 		if m.opts.Pretty != nil {
 			drawGrid(m.opts.Pretty, m.g)
 		}
 	}
 	return nil
+}
+
+// publishRound publishes the turns of the round just played and the
+// board after it.
+func (m *match) publishRound(ctx context.Context) {
+	var ops []game.PatchOp
+	for _, t := range m.rep.r.Turns[m.liveTurns:] {
+		ops = append(ops, game.Append("/turns", t))
+	}
+	m.liveTurns = len(m.rep.r.Turns)
+	ops = append(ops, game.Append("/roundEnds", m.rep.r.Ends[len(m.rep.r.Ends)-1]))
+	m.live.Patch(ctx, ops...)
 }
 
 // turn plays one ship's turn: request, reply, actions.

@@ -1,0 +1,180 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/broadside/broadside/internal/store"
+)
+
+// buildHub follows the build_events channel on one database connection and
+// fans each event out to the bot pages watching that build: a log chunk is
+// read once, however many pages watch it.
+type buildHub struct {
+	store  *store.Store
+	logger *slog.Logger
+	*fanout[*liveBuild]
+}
+
+// liveBuild is a build in progress with watchers: how much of its log was
+// read.
+type liveBuild struct{ next int }
+
+func newBuildHub(st *store.Store, logger *slog.Logger) *buildHub {
+	return &buildHub{store: st, logger: logger, fanout: newFanout[*liveBuild]()}
+}
+
+// run listens until ctx ends, reconnecting after a failure.
+func (h *buildHub) run(ctx context.Context) {
+	h.fanout.run(ctx, h.logger, "build events", func(ctx context.Context) error {
+		return h.store.BuildEventsListen(ctx, func(ev store.BuildEvent) { h.dispatch(ctx, ev) })
+	})
+}
+
+func (h *buildHub) watch(versionID int64) (chan sseEvent, func()) {
+	return h.fanout.watch(versionID, func() *liveBuild { return &liveBuild{} })
+}
+
+func (h *buildHub) dispatch(ctx context.Context, ev store.BuildEvent) {
+	h.deliver(ev.Version, func(lb **liveBuild) ([]sseEvent, bool) {
+		switch {
+		case ev.Seq != nil:
+			chunks, err := h.store.BuildLogChunks(ctx, ev.Version, (*lb).next)
+			if err != nil {
+				h.logger.WarnContext(ctx, "live: build log", "version_id", ev.Version, "err", err)
+				return nil, false
+			}
+			var out []sseEvent
+			for _, c := range chunks {
+				out = append(out, logEvent(c))
+				(*lb).next = c.Seq + 1
+			}
+			return out, false
+		case ev.Status == store.BuildQueued:
+			return nil, false
+		case ev.Status == store.BuildBuilding:
+			// The build started, or another attempt did: its log
+			// starts again.
+			(*lb).next = 0
+			return []sseEvent{{name: "restart", data: statusJSON(ev.Status)}}, false
+		default:
+			return []sseEvent{{name: "end", data: statusJSON(ev.Status)}}, true
+		}
+	})
+}
+
+// logEvent is a "log" event of one chunk; its id is the chunk's number.
+func logEvent(c store.BuildLogChunk) sseEvent {
+	data, _ := json.Marshal(map[string]any{"seq": c.Seq, "text": c.Text})
+	return sseEvent{name: "log", data: data, id: strconv.Itoa(c.Seq)}
+}
+
+func buildOver(status string) bool { return status == store.BuildOK || status == store.BuildFailed }
+
+// buildEvents is a bot version's build as a server-sent event stream:
+// "status" on connecting, "restart" when the build (or another attempt of
+// it) starts and its log starts again, "log" with each
+// piece of the build log as the worker writes it (to the bot's owner only,
+// from the start or after the Last-Event-ID a reconnecting client sends),
+// and "end" when the build is over (at once for a build already over).
+func (h *Handler) buildEvents(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	botID, err := pathID(r, "id")
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	number, err := strconv.Atoi(chi.URLParam(r, "n"))
+	if err != nil {
+		h.fail(w, r, refuse(http.StatusNotFound, "There is no such version."))
+		return
+	}
+	b, err := h.store.BotDetailGet(ctx, botID)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	versions, err := h.store.BotVersionRows(ctx, botID)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	var ver *store.BotVersionRow
+	for i := range versions {
+		if versions[i].Number == number {
+			ver = &versions[i]
+		}
+	}
+	if ver == nil {
+		h.fail(w, r, refuse(http.StatusNotFound, "There is no such version."))
+		return
+	}
+	owner := h.base(r, "").UserID == b.OwnerID
+	sse := startSSE(w)
+	if buildOver(ver.BuildStatus) {
+		sse.send(sseEvent{name: "end", data: statusJSON(ver.BuildStatus)})
+		return
+	}
+	ch, stop := h.builds.watch(ver.ID)
+	defer stop()
+	// The build may have ended between reading it and watching it.
+	now, err := h.store.BotVersionGetByID(ctx, ver.ID)
+	if err != nil {
+		return
+	}
+	if buildOver(now.BuildStatus) {
+		sse.send(sseEvent{name: "end", data: statusJSON(now.BuildStatus)})
+		return
+	}
+	if !sse.send(sseEvent{name: "status", data: statusJSON(now.BuildStatus)}) {
+		return
+	}
+	// next is the first chunk this client has not had.
+	next := 0
+	if n, err := strconv.Atoi(r.Header.Get("Last-Event-ID")); err == nil && n >= 0 {
+		next = n + 1
+	}
+	// catchUp reads the chunks the client lacks from the database: on
+	// connecting, and after it fell behind the fan-out.
+	catchUp := func() []sseEvent {
+		chunks, err := h.store.BuildLogChunks(ctx, ver.ID, next)
+		if err != nil {
+			h.logger.WarnContext(ctx, "live: build log", "version_id", ver.ID, "err", err)
+			return nil
+		}
+		out := make([]sseEvent, 0, len(chunks))
+		for _, c := range chunks {
+			out = append(out, logEvent(c))
+			next = c.Seq + 1
+		}
+		return out
+	}
+	if owner {
+		for _, ev := range catchUp() {
+			if !sse.send(ev) {
+				return
+			}
+		}
+	}
+	sse.follow(ctx, ch, h.builds.done, func(ev sseEvent) []sseEvent {
+		switch ev.name {
+		case "log":
+			seq, _ := strconv.Atoi(ev.id)
+			switch {
+			case !owner || seq < next:
+				return nil
+			case seq > next:
+				return catchUp()
+			}
+			next = seq + 1
+		case "restart":
+			next = 0
+		}
+		return []sseEvent{ev}
+	})
+}

@@ -1,0 +1,28 @@
+// Follows the builds in progress on a bot's page: each build's log as the
+// worker writes it (for the bot's owner), and a reload when the build is
+// over. Without scripts the page refreshes itself instead.
+(function () {
+  "use strict";
+  if (!window.EventSource) return;
+  document.querySelectorAll(".build-live[data-events]").forEach(function (el) {
+    var pre = el.querySelector(".build-log");
+    var status = el.parentElement.querySelector("span[class^='build-']");
+    var es = new EventSource(el.dataset.events);
+    function setStatus(e) {
+      if (status) status.textContent = JSON.parse(e.data).status;
+    }
+    es.addEventListener("status", setStatus);
+    es.addEventListener("restart", function (e) {
+      setStatus(e);
+      if (pre) pre.textContent = "";
+    });
+    es.addEventListener("log", function (e) {
+      if (pre) pre.textContent += JSON.parse(e.data).text;
+    });
+    es.addEventListener("end", function (e) {
+      setStatus(e);
+      es.close();
+      location.reload();
+    });
+  });
+})();
