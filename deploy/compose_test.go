@@ -40,7 +40,7 @@ func TestComposeFile(t *testing.T) {
 	run(t, "config", "-q")
 	services := strings.Fields(run(t, "config", "--services"))
 	slices.Sort(services)
-	want := []string{"portal", "postgres", "s3", "worker-1", "worker-2"}
+	want := []string{"migrate", "portal", "postgres", "s3", "worker-1", "worker-2"}
 	if !slices.Equal(services, want) {
 		t.Fatalf("services %v, want %v", services, want)
 	}
