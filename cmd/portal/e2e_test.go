@@ -65,6 +65,11 @@ func TestBrowserEndToEnd(t *testing.T) {
 		}
 	}
 	rows.Close()
+	// Ben's bot page follows its build and reloads itself when it ends;
+	// leaving before then would race that reload.
+	run("ben's bot page shows the finished build",
+		chromedp.WaitVisible(`//span[contains(@class, "build-ok") or contains(@class, "build-failed")]`),
+	)
 
 	run("ben challenges Pyro with Gopher",
 		chromedp.Navigate(strings.Split(pyroURL, "?")[0]),

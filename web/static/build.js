@@ -4,6 +4,9 @@
 (function () {
   "use strict";
   if (!window.EventSource) return;
+  // A reload must not cancel a page the visitor is already leaving for.
+  var leaving = false;
+  window.addEventListener("beforeunload", function () { leaving = true; });
   document.querySelectorAll(".build-live[data-events]").forEach(function (el) {
     var pre = el.querySelector(".build-log");
     var status = el.parentElement.querySelector("span[class^='build-']");
@@ -22,7 +25,7 @@
     es.addEventListener("end", function (e) {
       setStatus(e);
       es.close();
-      location.reload();
+      if (!leaving) location.reload();
     });
   });
 })();

@@ -4,12 +4,16 @@
 // Without scripts the page's links step through the same rounds.
 (function () {
   "use strict";
+  // A reload must not cancel a page the visitor is already leaving for.
+  var leaving = false;
+  window.addEventListener("beforeunload", function () { leaving = true; });
+  var reloadPage = function () { if (!leaving) location.reload(); };
   var root = document.getElementById("viewer");
   var wait = document.getElementById("live-wait");
   if (!root && wait && window.EventSource) {
     // No round yet: reload at the first one, or when the match ends.
     var first = new EventSource(wait.dataset.events);
-    var reload = function () { first.close(); location.reload(); };
+    var reload = function () { first.close(); reloadPage(); };
     first.addEventListener("round", reload);
     first.addEventListener("end", reload);
     return;
@@ -164,8 +168,9 @@
       badge.hidden = true;
       // The stored replay replaces the live rounds: reload at the round
       // shown (a change of the hash alone would not reload).
+      if (leaving) return;
       history.replaceState(null, "", page + "?round=" + index + "#viewer");
-      location.reload();
+      reloadPage();
     });
   }
 })();
