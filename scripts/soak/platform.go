@@ -232,6 +232,16 @@ func (p *platform) killWorker() error {
 
 // restartPostgres restarts the database server under the running season.
 func (p *platform) restartPostgres(ctx context.Context) error {
+	p.log.Info("soak: restarting PostgreSQL")
+	if err := p.pgCtl(ctx, "restart"); err != nil {
+		return err
+	}
+	p.pgRestarts++
+	return nil
+}
+
+// pgCtl runs pg_ctl on the soak's own server (restart, stop).
+func (p *platform) pgCtl(ctx context.Context, action string) error {
 	bindir, err := pgBindir()
 	if err != nil {
 		return err
@@ -239,15 +249,13 @@ func (p *platform) restartPostgres(ctx context.Context) error {
 	// -l: the server must not inherit our output pipe, or waiting for the
 	// command's output would wait for the server to end.
 	args := []string{filepath.Join(bindir, "pg_ctl"), "-D", p.pgData, "-l", filepath.Join(p.pgData, "server.log"),
-		"-w", "-m", "fast", "restart"}
+		"-w", "-m", "fast", action}
 	if os.Geteuid() == 0 {
 		args = append([]string{"runuser", "-u", "postgres", "--"}, args...)
 	}
-	p.log.Info("soak: restarting PostgreSQL")
 	if out, err := exec.CommandContext(ctx, args[0], args[1:]...).CombinedOutput(); err != nil {
-		return fmt.Errorf("restart PostgreSQL: %v\n%s", err, out)
+		return fmt.Errorf("%s PostgreSQL: %v\n%s", action, err, out)
 	}
-	p.pgRestarts++
 	return nil
 }
 
@@ -322,6 +330,15 @@ func (p *platform) close() {
 	}
 	if p.pool != nil {
 		p.pool.Close()
+	}
+	// The soak's server is its own (data/soak): left running, it would
+	// hold the soak's port against the next soak from another checkout.
+	if p.pgData != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := p.pgCtl(ctx, "stop"); err != nil {
+			p.log.Warn("soak: stop PostgreSQL", "err", err)
+		}
 	}
 }
 
