@@ -22,26 +22,10 @@ func TestViewPlayback(t *testing.T) {
 		t.Skip("browser test skipped in -short mode")
 	}
 	k := newKit(t)
-	played := filepath.Join(t.TempDir(), "replay")
-	if r := k.play(t, "-b", "entelect-go-reference", "entelect-go-reference", "-s", "3", "--seed", "8", "-l", played); r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
+	played := k.play14(t)
 	url := k.serveView(t, played)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath("/usr/bin/chromium"), chromedp.Flag("headless", true), chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true), chromedp.UserDataDir(t.TempDir()))
-	defer cancelAlloc()
-	browser, cancelBrowser := chromedp.NewContext(actx)
-	defer cancelBrowser()
-	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(browser, steps...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
+	browser, do := newViewBrowser(t)
 	index := func() int {
 		t.Helper()
 		v, err := chromedp.Run(browser, chromedp.Evaluate[int](`+document.getElementById("viewer").dataset.index`))
@@ -89,4 +73,37 @@ func TestViewPlayback(t *testing.T) {
 	if err != nil || loc != fmt.Sprintf("%s?round=%d", url, count-1) {
 		t.Errorf("location %s after End, want round %d (%v)", loc, count-1, err)
 	}
+}
+
+// play14 plays the Go reference bot against itself on 14×14 (seed 8) and
+// returns the replay folder.
+func (k kit) play14(t *testing.T) string {
+	t.Helper()
+	played := filepath.Join(t.TempDir(), "replay")
+	if r := k.play(t, "-b", "entelect-go-reference", "entelect-go-reference", "-s", "3", "--seed", "8", "-l", played); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	return played
+}
+
+// newViewBrowser starts headless Chromium for at most three minutes and
+// returns its context and a step runner that fails the test with what
+// failed.
+func newViewBrowser(t *testing.T) (context.Context, func(what string, steps ...chromedp.Action[chromedp.Void])) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
+	actx, cancelAlloc := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath("/usr/bin/chromium"), chromedp.Flag("headless", true), chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true), chromedp.UserDataDir(t.TempDir()))
+	t.Cleanup(cancelAlloc)
+	browser, cancelBrowser := chromedp.NewContext(actx)
+	t.Cleanup(cancelBrowser)
+	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(browser, steps...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	return browser, do
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -31,27 +30,11 @@ func TestViewPlaybackRate(t *testing.T) {
 	k := newKit(t)
 	played := os.Getenv("BROADSIDE_RATE_REPLAY")
 	if played == "" {
-		played = filepath.Join(t.TempDir(), "replay")
-		if r := k.play(t, "-b", "entelect-go-reference", "entelect-go-reference", "-s", "3", "--seed", "8", "-l", played); r.code != 0 {
-			t.Fatalf("exit %d\n%s", r.code, r.stderr)
-		}
+		played = k.play14(t)
 	}
 	url := k.serveView(t, played)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	actx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath("/usr/bin/chromium"), chromedp.Flag("headless", true), chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true), chromedp.UserDataDir(t.TempDir()))
-	defer cancelAlloc()
-	browser, cancelBrowser := chromedp.NewContext(actx)
-	defer cancelBrowser()
-	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(browser, steps...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
+	browser, do := newViewBrowser(t)
 	num := func(js string) float64 {
 		t.Helper()
 		v, err := chromedp.Run(browser, chromedp.Evaluate[float64](js, chromedp.EvalAwaitPromise))
