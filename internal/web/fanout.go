@@ -85,7 +85,9 @@ func (f *fanout[S]) watch(id int64, init func() S) (chan sseEvent, func()) {
 // deliver calls next with topic id's state, when a stream here watches
 // it, and sends the events it returns to every stream; over ends the
 // topic. A stream that fell behind misses events rather than hold up the
-// others.
+// others, but never the events that end a topic: those take the place of
+// the oldest events it has not read, since a page waiting for the end
+// would otherwise wait forever.
 func (f *fanout[S]) deliver(id int64, next func(state *S) (events []sseEvent, over bool)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -99,10 +101,31 @@ func (f *fanout[S]) deliver(id int64, next func(state *S) (events []sseEvent, ov
 	}
 	for _, ev := range events {
 		for ch := range t.watchers {
+			if over {
+				sendEvicting(ch, ev)
+				continue
+			}
 			select {
 			case ch <- ev:
 			default:
 			}
+		}
+	}
+}
+
+// sendEvicting sends ev on ch, dropping the oldest unread events to make
+// room. Only deliver sends on ch, under the fan-out's lock, so the room
+// made is still there for ev.
+func sendEvicting(ch chan sseEvent, ev sseEvent) {
+	for {
+		select {
+		case ch <- ev:
+			return
+		default:
+		}
+		select {
+		case <-ch:
+		default:
 		}
 	}
 }
