@@ -87,6 +87,7 @@ func TestBrowserClanChallenge(t *testing.T) {
 	}
 	bp.waitFor("the match to end",
 		fmt.Sprintf(`SELECT status IN ('finished', 'failed') FROM matches WHERE id = %d`, matchID))
+	run("the match page shows the match over", bp.matchOver())
 	var status, winner string
 	if err := conn.QueryRow(ctx, `
 		SELECT m.status, coalesce((SELECT b.name FROM match_players p JOIN bots b ON b.id = p.bot_id

@@ -117,7 +117,7 @@ func TestBrowserOriginalBotTypes(t *testing.T) {
 		t.Fatalf("challenge landed on %q", matchURL)
 	}
 	bp.waitFor("the match to end", fmt.Sprintf(`SELECT status IN ('finished', 'failed') FROM matches WHERE id = %d`, matchID))
-	run("the match page after the match", chromedp.Navigate(matchURL))
+	run("the match page shows the match over", bp.matchOver())
 	if s := get("the match status", chromedp.Text(chromedp.CSS(`.match-status`))); s != "finished" {
 		var msg string
 		_ = conn.QueryRow(ctx, `SELECT error FROM matches WHERE id = $1`, matchID).Scan(&msg)

@@ -85,7 +85,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 	bp.waitFor("the match to end",
 		fmt.Sprintf(`SELECT status IN ('finished', 'failed') FROM matches WHERE id = %d`, matchID))
 
-	run("the match page after the match", chromedp.Navigate(matchURL))
+	run("the match page shows the match over", bp.matchOver())
 	status := get("the match status", chromedp.Text(chromedp.CSS(`.match-status`)))
 	outcomes := get("the match players", chromedp.Text(chromedp.CSS(`tbody`)))
 	if status != "finished" {
@@ -147,6 +147,11 @@ func newBrowser(t *testing.T, ctx context.Context) context.Context {
 	actx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
 	bctx, cancelBrowser := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancelBrowser(); cancelAlloc() })
+	// Start the browser on this context: a browser started by a step's
+	// shorter context would close with that step.
+	if err := chromedp.Do(bctx); err != nil {
+		t.Fatalf("start headless Chromium: %v", err)
+	}
 	return bctx
 }
 
@@ -156,6 +161,9 @@ type driver struct {
 	t       *testing.T
 	browser context.Context
 	base    string
+	// step, when set, holds the step in progress, for the test's last
+	// word if it fails.
+	step *string
 }
 
 func newDriver(t *testing.T, ctx context.Context, base string) driver {
@@ -170,18 +178,42 @@ func (d driver) fail(what string, err error) {
 
 func (d driver) run(what string, steps ...chromedp.Action[chromedp.Void]) {
 	d.t.Helper()
-	if err := chromedp.Do(d.browser, steps...); err != nil {
+	d.begin(what)
+	ctx, cancel := d.stepContext()
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
 		d.fail(what, err)
 	}
+	d.begin("")
 }
 
 func (d driver) get(what string, a chromedp.Action[string]) string {
 	d.t.Helper()
-	v, err := chromedp.Run(d.browser, a)
+	d.begin(what)
+	ctx, cancel := d.stepContext()
+	defer cancel()
+	v, err := chromedp.Run(ctx, a)
 	if err != nil {
 		d.fail(what, err)
 	}
+	d.begin("")
 	return v
+}
+
+// stepContext ends a step a little before the test's deadline, so that a
+// step that hangs still leaves the browser alive to show its page.
+func (d driver) stepContext() (context.Context, context.CancelFunc) {
+	if deadline, ok := d.browser.Deadline(); ok {
+		return context.WithDeadline(d.browser, deadline.Add(-5*time.Second))
+	}
+	return context.WithCancel(d.browser)
+}
+
+// begin records the step in progress ("" between steps).
+func (d driver) begin(what string) {
+	if d.step != nil {
+		*d.step = what
+	}
 }
 
 // upload sends the zip at zipPath through the upload form as bot name, a
@@ -194,6 +226,14 @@ func (d driver) upload(name, zipPath string) chromedp.Action[chromedp.Void] {
 		chromedp.Submit(chromedp.CSS(`input[name=zip]`)),
 		chromedp.WaitVisible(`//p[contains(., "Version 1 was uploaded")]`),
 	)
+}
+
+// matchOver waits on a match page for the match to be over. The page
+// follows the match and reloads itself when it ends, as a visitor
+// watching it sees; navigating anywhere before then would race that
+// reload.
+func (d driver) matchOver() chromedp.Action[chromedp.Void] {
+	return chromedp.WaitVisible(`//span[@class="match-status" and (text()="finished" or text()="failed")]`)
 }
 
 // logout signs the current user out.
@@ -248,6 +288,9 @@ type browserSetup struct {
 	getenv func(string) string
 	// workerPID is the worker process's id (its cgroups are named after it).
 	workerPID int
+	// step is a browser test's step in progress: if the test fails, it is
+	// repeated after the worker's log, which would otherwise bury it.
+	step *string
 }
 
 // startPortal boots the portal and a worker (with workerEnv added to its
@@ -258,6 +301,12 @@ func startPortal(t *testing.T, timeout time.Duration, workerEnv ...string) brows
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
+	step := new(string)
+	t.Cleanup(func() {
+		if t.Failed() && *step != "" {
+			t.Logf("the test failed during the step %q", *step)
+		}
+	})
 	getenv, dbURL := testEnv(t)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	t.Cleanup(cancel)
@@ -271,7 +320,7 @@ func startPortal(t *testing.T, timeout time.Duration, workerEnv ...string) brows
 	}
 	t.Cleanup(func() { m.Close() })
 	pid := startWorker(t, ctx, dbURL, cfg.BlobURL, workerEnv...)
-	return browserSetup{ctx: ctx, base: "http://" + m.Addr(), dbURL: dbURL, getenv: getenv, workerPID: pid}
+	return browserSetup{ctx: ctx, base: "http://" + m.Addr(), dbURL: dbURL, getenv: getenv, workerPID: pid, step: step}
 }
 
 // browserPortal is a browser test's fixture: the portal and a worker
@@ -307,8 +356,10 @@ func newBrowserPortal(t *testing.T, timeout time.Duration, workerEnv ...string) 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close(context.Background()) })
+	d := newDriver(t, bs.ctx, bs.base)
+	d.step = bs.step
 	return &browserPortal{
-		driver: newDriver(t, bs.ctx, bs.base),
+		driver: d,
 		ctx:    bs.ctx, dbURL: bs.dbURL, getenv: bs.getenv, workerPID: bs.workerPID,
 		pool: pool, conn: conn, st: store.New(pool),
 	}
@@ -317,7 +368,9 @@ func newBrowserPortal(t *testing.T, timeout time.Duration, workerEnv ...string) 
 // waitFor waits until the boolean query holds (see the function waitFor).
 func (bp *browserPortal) waitFor(what, query string) {
 	bp.t.Helper()
+	bp.begin("waiting for " + what)
 	waitFor(bp.t, bp.ctx, bp.conn, what, query)
+	bp.begin("")
 }
 
 // startWorker builds cmd/worker and runs it against the test's database
