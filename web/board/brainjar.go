@@ -39,6 +39,9 @@ func (g *brainjarGame) frame(i int, o Options) (*Frame, error) {
 		Note: "Each player's waters with its fleet and the shots against it; the last shot is ringed."}
 	if i > 0 {
 		f.Name = fmt.Sprintf("Shot %d of %d", i, len(r.Shots))
+		if o.inProgress {
+			f.Name = fmt.Sprintf("Shot %d", i)
+		}
 	}
 	names := [2]string{}
 	for p, pl := range r.Players {
@@ -93,7 +96,7 @@ func (g *brainjarGame) frame(i int, o Options) (*Frame, error) {
 	} else {
 		f.Files = []File{jsonFile("replay.json: players", r.Players)}
 	}
-	if i == g.count()-1 {
+	if i == g.count()-1 && !o.inProgress {
 		f.Events = append(f.Events, winnerLine(r.Winner, func(key string) string {
 			for p, pl := range r.Players {
 				if pl.Key == key {

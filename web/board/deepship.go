@@ -47,11 +47,20 @@ func (g *deepshipGame) frame(i int, o Options) (*Frame, error) {
 	r := &g.r
 	st := g.steps[i]
 	gm := r.Games[st.game]
-	f := &Frame{Index: i, Count: len(g.steps), Unit: "turn",
-		Name: fmt.Sprintf("Game %d of %d, placement", gm.Number, len(r.Games)),
+	// A running match's game count, and its current game's turn count,
+	// are not known yet.
+	gameOver := !o.inProgress || gm.End != ""
+	game := fmt.Sprintf("Game %d of %d", gm.Number, len(r.Games))
+	if o.inProgress {
+		game = fmt.Sprintf("Game %d", gm.Number)
+	}
+	f := &Frame{Index: i, Count: len(g.steps), Unit: "turn", Name: game + ", placement",
 		Note: "Each player's waters in this game; the last shot is ringed."}
 	if st.event >= 0 {
-		f.Name = fmt.Sprintf("Game %d of %d, turn %d of %d", gm.Number, len(r.Games), st.event+1, len(gm.Events))
+		f.Name = fmt.Sprintf("%s, turn %d of %d", game, st.event+1, len(gm.Events))
+		if !gameOver {
+			f.Name = fmt.Sprintf("%s, turn %d", game, st.event+1)
+		}
 	}
 	var names [2]string
 	for p, pl := range r.Players {
@@ -127,9 +136,9 @@ func (g *deepshipGame) frame(i int, o Options) (*Frame, error) {
 				wins[p]++
 			}
 		}
-		if k == st.game {
+		if k == st.game && gameOver {
 			f.Events = append(f.Events, fmt.Sprintf("Game %d ends (%s): %s", gm.Number, gm.End, winnerLine(w, name)))
-			if st.game == len(r.Games)-1 {
+			if st.game == len(r.Games)-1 && !o.inProgress {
 				f.Events = append(f.Events, "Match: "+winnerLine(r.Winner, name))
 			}
 		}

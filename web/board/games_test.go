@@ -1,10 +1,13 @@
 package board
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	ruleset "github.com/broadside/broadside/internal/game"
 )
 
 // openJSONFixture opens a replay.json the game's engine wrote in a real
@@ -128,6 +131,73 @@ func TestBadReplays(t *testing.T) {
 			}
 			if _, err := r.Frame(2, Options{}); err != nil && r.Count() > 0 {
 				t.Errorf("frame: %v", err)
+			}
+		})
+	}
+}
+
+// TestInProgress checks the last step of a match still being played (a
+// Live replay): it names no winner and no end, and no total that is not
+// known yet; the same step of the finished match does.
+func TestInProgress(t *testing.T) {
+	names := Options{Names: map[string]string{"0": "Ahab", "1": "Nemo"}}
+	cases := []struct {
+		game string
+		// edit makes the fixture a replay of a match still running, as
+		// its engine publishes it (nil: the fixture as it is).
+		edit           func(r map[string]any)
+		finished, live string // the last step's name
+	}{
+		{"brainjar", nil, "Shot 73 of 73", "Shot 73"},
+		{"deepship", func(r map[string]any) {
+			games := r["games"].([]any)
+			last := games[len(games)-1].(map[string]any)
+			last["end"], last["winner"], r["winner"] = "", nil, nil
+		}, "Game 3 of 3, turn 102 of 102", "Game 3, turn 102"},
+		{"hitandsunk", nil, "Round 10 of 10", "Round 10"},
+	}
+	for _, c := range cases {
+		t.Run(c.game, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("..", "..", "internal", "web", "testdata", "replays", c.game+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			finished, err := openJSON(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.edit != nil {
+				var r map[string]any
+				if err := json.Unmarshal(data, &r); err != nil {
+					t.Fatal(err)
+				}
+				c.edit(r)
+				if data, err = json.Marshal(r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			live := NewLive()
+			if err := live.Add("0", map[string]string{ruleset.LiveReplayFile: string(data)}); err != nil {
+				t.Fatal(err)
+			}
+			running, err := live.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range []struct {
+				rp     *Replay
+				name   string
+				ending bool
+			}{{finished, c.finished, true}, {running, c.live, false}} {
+				f, err := r.rp.Frame(r.rp.Count()-1, names)
+				if err != nil {
+					t.Fatal(err)
+				}
+				events := strings.Join(f.Events, "\n")
+				ending := strings.Contains(events, "wins.") || strings.Contains(events, "draw") || strings.Contains(events, "Match:")
+				if f.Name != r.name || ending != r.ending {
+					t.Errorf("in progress %v: last step %q, events %q; want %q, an ending %v", r.rp == running, f.Name, f.Events, r.name, r.ending)
+				}
 			}
 		})
 	}

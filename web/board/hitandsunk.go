@@ -49,6 +49,9 @@ func (g *hitandsunkGame) frame(i int, o Options) (*Frame, error) {
 		end := r.Ends[i-1]
 		snap, round = end.Snapshot, end.Round
 		f.Name = fmt.Sprintf("Round %d of %d", end.Round, r.Rounds)
+		if o.inProgress {
+			f.Name = fmt.Sprintf("Round %d", end.Round) // the last is not known yet
+		}
 	}
 	gr := Grid{Title: "The sea", Cols: r.Size, Rows: r.Size, ColLabels: numbers(r.Size), RowLabels: numbers(r.Size)}
 	for _, m := range snap.Mines {
@@ -123,6 +126,16 @@ func (g *hitandsunkGame) frame(i int, o Options) (*Frame, error) {
 		if t.Failure != "" {
 			setVerdict(f.Players, strconv.Itoa(t.Ship), "waited ("+t.Failure+")", true)
 		}
+	}
+	if i == g.count()-1 && !o.inProgress && r.Result != nil {
+		f.Events = append(f.Events, winnerLine(r.Result.Winner, func(key string) string {
+			for _, p := range r.Players {
+				if p.Key == key {
+					return names[p.ID]
+				}
+			}
+			return key
+		}))
 	}
 	if len(scanned) > 0 {
 		gr.Areas = append(gr.Areas, Area{Kind: AreaScan, Cells: dedupe(scanned)})

@@ -67,8 +67,16 @@ func (l *Live) Add(name string, files map[string]string) error {
 // FS is the replay assembled so far.
 func (l *Live) FS() fs.FS { return l.fsys }
 
-// Open opens the replay assembled so far.
-func (l *Live) Open() (*Replay, error) { return Open(l.fsys) }
+// Open opens the replay assembled so far. Its last step is where the match
+// stands, not its end: it names no winner and no totals yet.
+func (l *Live) Open() (*Replay, error) {
+	r, err := Open(l.fsys)
+	if err != nil {
+		return nil, err
+	}
+	r.inProgress = true
+	return r, nil
+}
 
 func decodeNumbers(data []byte) (any, error) {
 	d := json.NewDecoder(bytes.NewReader(data))

@@ -29,6 +29,10 @@ type Options struct {
 	// ShowLog reports whether the viewer may read the seat's own log
 	// (its owner, or anyone locally).
 	ShowLog func(key string) bool
+
+	// inProgress says the replay is a match still being played (Live):
+	// its last step is not its end, and its totals are not known yet.
+	inProgress bool
 }
 
 func (o Options) name(key, own string) string {
@@ -51,6 +55,8 @@ type game interface {
 type Replay struct {
 	name string
 	g    game
+	// inProgress marks a replay assembled from a running match's rounds.
+	inProgress bool
 
 	once   sync.Once
 	series []Series
@@ -129,6 +135,7 @@ func (r *Replay) Frame(i int, o Options) (*Frame, error) {
 	if n == 0 {
 		return nil, ErrNoReplay
 	}
+	o.inProgress = r.inProgress
 	f, err := r.g.frame(max(0, min(i, n-1)), o)
 	if err != nil {
 		return nil, err
