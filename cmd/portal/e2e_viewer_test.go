@@ -17,10 +17,10 @@ import (
 )
 
 // TestBrowserViewer watches matches of every rule set in headless
-// Chromium, as contestants do: an Entelect match followed live from
-// its page while the worker plays it, then played back at 16×, stepped
-// with the keyboard and opened from a shared round link; a finished match
-// of each other rule set played and stepped. Screenshots go to the test's
+// Chromium, as contestants do: a match of each rule set followed live
+// from its page while the worker plays it; the Entelect match then played
+// back at 16×, stepped with the keyboard and opened from a shared round
+// link; the finished match of each other rule set played and stepped. Screenshots go to the test's
 // artifacts (go test -artifacts -outputdir DIR).
 func TestBrowserViewer(t *testing.T) {
 	d := newBrowserPortal(t, 12*time.Minute)
@@ -55,6 +55,9 @@ func TestBrowserViewer(t *testing.T) {
 	}
 	for _, g := range games {
 		zipPath := starterZip(t, g.dir)
+		if g.game != "entelect" {
+			zipPath = slowStarterZip(t, g.dir)
+		}
 		for _, side := range []string{"Port", "Starboard"} {
 			run("upload "+g.game+" "+side, d.upload(g.game+side, zipPath))
 		}
@@ -115,9 +118,27 @@ func TestBrowserViewer(t *testing.T) {
 	shot("entelect-live")
 	run("the page reloads with the stored replay when the match ends",
 		chromedp.WaitVisible(`//span[@class="match-status" and text()="finished"]`, chromedp.RetryInterval(time.Second)))
+	// The other rule sets' live pages, each from the match's queueing to
+	// its end. Their starters would play in a few seconds or less, so the
+	// test's copies pause at each turn (slowStarterZip).
 	others := map[string]int64{}
 	for _, g := range games[1:] {
-		others[g.game] = queue(g.game, 0)
+		id := queue(g.game, 0)
+		others[g.game] = id
+		url := fmt.Sprintf("%s/matches/%d", base, id)
+		run("open the queued "+g.game+" match", chromedp.Navigate(url), chromedp.WaitVisible(`#viewer .frame-name`))
+		run("mark the page", chromedp.Evaluate[chromedp.Void](`window.notReloaded = true`))
+		first := index()
+		run("a later "+g.game+" step arrives live",
+			chromedp.Poll[chromedp.Void](fmt.Sprintf(`+document.getElementById("viewer").dataset.index > %d + 2 && window.notReloaded === true && !document.querySelector(".live-badge").hidden`, first),
+				chromedp.WithPollingTimeout(3*time.Minute)))
+		shot(g.game + "-live")
+		// The step shown is the last played so far, not the match's end.
+		if step := d.get("the "+g.game+" step shown", chromedp.Text(chromedp.CSS(`#frame`))); strings.Contains(step, " wins.") || strings.Contains(step, "ends in a draw") || strings.Contains(step, " of 0") {
+			t.Errorf("%s: a step of the running match reads as its end:\n%s", g.game, step)
+		}
+		run("the "+g.game+" page reloads with the stored replay when the match ends",
+			chromedp.WaitVisible(`//span[@class="match-status" and text()="finished"]`, chromedp.RetryInterval(time.Second)))
 	}
 
 	// Playback of the finished match at 16×.
@@ -187,4 +208,47 @@ func TestBrowserViewer(t *testing.T) {
 		}
 		shot(g.game + "-last")
 	}
+}
+
+// slowStarterZip zips a starter bot of bots/ that pauses at each of its
+// turns, so that its match lasts long enough to be watched live, and
+// returns the zip's path.
+func slowStarterZip(t *testing.T, bot string) string {
+	t.Helper()
+	// Where each starter begins a turn: a program started per request, or
+	// the line that asks a running program for its move.
+	patches := map[string]struct{ file, anchor, pause string }{
+		"brainjar-python3":   {"bot.py", "if __name__ == \"__main__\":\n", "    __import__(\"time\").sleep(0.1)\n"},
+		"hitandsunk-python3": {"bot.py", "if __name__ == \"__main__\":\n", "    __import__(\"time\").sleep(0.05)\n"},
+		"deepship-python3":   {"src/main.py", "        kind = msg[0]\n", "        if kind == \"take-turn\":\n            __import__(\"time\").sleep(0.02)\n"},
+	}
+	p, ok := patches[bot]
+	if !ok {
+		t.Fatalf("no pause known for %s", bot)
+	}
+	dir := filepath.Join(t.TempDir(), bot)
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "bots", bot))); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, p.file)
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), p.anchor) {
+		t.Fatalf("%s: %q is gone: the test no longer knows where a turn begins", file, p.anchor)
+	}
+	slow := strings.Replace(string(src), p.anchor, p.anchor+p.pause, 1)
+	if err := os.WriteFile(file, []byte(slow), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data, err := zipFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), bot+"-slow.zip")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
