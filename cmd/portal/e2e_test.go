@@ -248,11 +248,18 @@ func (d driver) logout() chromedp.Action[chromedp.Void] {
 // and returns the zip's path, for the upload form.
 func starterZip(t *testing.T, bot string) string {
 	t.Helper()
-	data, err := zipFolder(filepath.Join("..", "..", "bots", bot))
+	return zipToTemp(t, filepath.Join("..", "..", "bots", bot), bot+".zip")
+}
+
+// zipToTemp zips the folder dir as name in the test's temporary folder and
+// returns the zip's path.
+func zipToTemp(t *testing.T, dir, name string) string {
+	t.Helper()
+	data, err := zipFolder(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), bot+".zip")
+	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}

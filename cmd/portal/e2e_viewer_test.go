@@ -242,13 +242,5 @@ func slowStarterZip(t *testing.T, bot string) string {
 	if err := os.WriteFile(file, []byte(slow), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	data, err := zipFolder(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), bot+"-slow.zip")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return zipToTemp(t, dir, bot+"-slow.zip")
 }
