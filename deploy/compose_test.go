@@ -45,17 +45,59 @@ func TestComposeFile(t *testing.T) {
 		t.Fatalf("services %v, want %v", services, want)
 	}
 	// Workers share nothing but the database and the bucket: no volume of
-	// theirs, and every process's blobs in S3.
+	// theirs but the host's cgroups, and every process's blobs in S3.
 	cfg := run(t, "config")
 	for _, svc := range []string{"worker-1", "worker-2", "portal"} {
 		block := serviceBlock(cfg, svc)
-		if strings.Contains(block, "\n    volumes:") {
-			t.Errorf("%s mounts a volume:\n%s", svc, block)
+		allowed := []string{}
+		if svc != "portal" {
+			allowed = []string{"/sys/fs/cgroup"}
+		}
+		if src := mountSources(block); !slices.Equal(src, allowed) {
+			t.Errorf("%s mounts %q, want only %q:\n%s", svc, src, allowed, block)
 		}
 		if !strings.Contains(block, "BLOB_URL: s3://") {
 			t.Errorf("%s does not keep its files in S3:\n%s", svc, block)
 		}
 	}
+	// What the sandbox needs in a container, each found missing by running
+	// the file: without one of them the workers refuse to start.
+	for _, svc := range []string{"worker-1", "worker-2"} {
+		block := serviceBlock(cfg, svc)
+		for _, opt := range []string{"seccomp=unconfined", "apparmor=unconfined", "systempaths=unconfined"} {
+			if !strings.Contains(block, "- "+opt+"\n") {
+				t.Errorf("%s lacks security_opt %s:\n%s", svc, opt, block)
+			}
+		}
+	}
+}
+
+// mountSources lists the sources of a service block's volumes, in the
+// short syntax docker-compose v1 prints (- /src:/dst:rw) or the long one
+// of Compose v2 (source: /src).
+func mountSources(block string) []string {
+	var src []string
+	in := false
+	for _, l := range strings.Split(block, "\n") {
+		if l == "    volumes:" {
+			in = true
+			continue
+		}
+		if !in {
+			continue
+		}
+		t := strings.TrimSpace(l)
+		if !strings.HasPrefix(l, "     ") && !strings.HasPrefix(l, "    - ") {
+			break
+		}
+		switch {
+		case strings.HasPrefix(t, "source: "):
+			src = append(src, strings.TrimPrefix(t, "source: "))
+		case strings.HasPrefix(t, "- ") && !strings.Contains(t, ": "):
+			src = append(src, strings.SplitN(strings.TrimPrefix(t, "- "), ":", 2)[0])
+		}
+	}
+	return src
 }
 
 // serviceBlock cuts one service's lines out of `config` output.

@@ -167,6 +167,9 @@ func sandboxes(ctx context.Context, cfg Config, log *slog.Logger) (runners, stri
 		log.Warn("SANDBOX=auto: bots run unconfined because the sandbox cannot be enforced here", "capabilities", caps.String())
 		return runners{build: host}, "host", nil
 	}
+	// What the sandbox enforces here, so a deploy (a container's security
+	// options, its cgroups) can be checked from the log.
+	log.Info("sandbox probe", "capabilities", caps.String())
 	match, err := sandbox.NewBwrap(sandbox.BwrapConfig{Logger: log})
 	if err != nil {
 		return runners{}, "", fmt.Errorf("sandbox: %w", err)
