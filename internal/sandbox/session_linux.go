@@ -48,7 +48,10 @@ type Session struct {
 	done   chan struct{}
 	// stages back the PerCommand mounts (root only).
 	stages []stage
-	stats  SessionStats
+	// unmounted is closed once the previous command's staged mounts are
+	// gone; nil when none are pending. See unmountLater.
+	unmounted chan struct{}
+	stats     SessionStats
 	// disk bounds what all the commands write together; nil: no bound.
 	disk *sessionDisk
 }
@@ -222,6 +225,8 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 		return Result{}, err
 	}
 	s.stats.Commands++
+	// The previous command's mounts are gone before this one starts.
+	s.settleUnmount()
 	// Read before the command starts: whatever it writes is stamped later.
 	since, spent := fileClock(), int64(-1)
 	if s.disk != nil {
@@ -244,7 +249,7 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 	if err := mountStaged(placed); err != nil {
 		return Result{}, err
 	}
-	defer unmountStaged(placed)
+	defer s.unmountLater(placed)
 	limits := WithDefaults(c.Limits, s.limits)
 	req, err := s.request(c, limits)
 	if err != nil {
@@ -424,6 +429,32 @@ func (s *Session) covers(mounts []Mount) bool {
 	return true
 }
 
+// unmountLater removes the command's staged mounts in the background: an
+// unmount waits for an RCU grace period, which takes milliseconds on a busy
+// machine and would otherwise end every turn. Leaving the mounts a moment is
+// safe because nothing runs in the sandbox between commands (the supervisor
+// kills and reaps every process before it answers), and the next command,
+// and Close, wait for them to be gone (settleUnmount).
+func (s *Session) unmountLater(placed []staged) {
+	if len(placed) == 0 {
+		return
+	}
+	done := make(chan struct{})
+	s.unmounted = done
+	go func() {
+		defer close(done)
+		unmountStaged(placed)
+	}()
+}
+
+// settleUnmount waits until the previous command's staged mounts are gone.
+func (s *Session) settleUnmount() {
+	if s.unmounted != nil {
+		<-s.unmounted
+		s.unmounted = nil
+	}
+}
+
 // breakSession kills the sandbox; later commands run in fresh sandboxes.
 func (s *Session) breakSession() {
 	s.broken = true
@@ -447,6 +478,7 @@ func (s *Session) Close() error {
 	s.breakSession()
 	<-s.done
 	s.outF.Close()
+	s.settleUnmount()
 	s.release()
 	return nil
 }

@@ -198,12 +198,34 @@ echo turn >> memory.txt
 		t.Errorf("turns ran in fresh sandboxes: %+v, broken %v", st, s.broken)
 	}
 	stage := s.stages[0].dir
+	var fs unix.Statfs_t
+	if err := unix.Statfs(stage, &fs); err != nil || fs.Type != unix.TMPFS_MAGIC {
+		t.Errorf("the stage %s is not a tmpfs of its own: type %#x, %v", stage, fs.Type, err)
+	}
+	// The last command's mount goes in the background; the next command
+	// and Close wait for it, as here.
+	s.mu.Lock()
+	s.settleUnmount()
+	s.mu.Unlock()
 	if entries, err := os.ReadDir(stage); err != nil || len(entries) != 0 {
 		t.Errorf("the stage %s is not empty after the turns: %v %v", stage, entries, err)
+	}
+	// Close right after a turn, its mount still going: the stage goes, the
+	// round folder keeps its files.
+	last := filepath.Join(replay, "Phase 2 - Round 4", "A")
+	if err := os.MkdirAll(last, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Run(context.Background(), Cmd{Args: []string{"/bin/sh", "-c", `printf 1,0,0 > "$0/command.txt"`, last},
+		Dir: bot, Mounts: []Mount{{Source: last, Writable: true}}}); err != nil || r.ExitCode != 0 {
+		t.Fatalf("last turn: %v %+v", err, r)
 	}
 	s.Close()
 	if exists(stage) {
 		t.Errorf("the stage %s is left after Close", stage)
+	}
+	if got, _ := os.ReadFile(filepath.Join(last, "command.txt")); string(got) != "1,0,0" {
+		t.Errorf("the last round folder lost its files at Close: %q", got)
 	}
 }
 
