@@ -54,6 +54,8 @@ type Session struct {
 	stats     SessionStats
 	// disk bounds what all the commands write together; nil: no bound.
 	disk *sessionDisk
+	// wrapDisk, set by tests only, wraps each command's disk check.
+	wrapDisk func(check func() string) func() string
 }
 
 // SessionStats counts a session's commands, for the worker's logs: many
@@ -257,16 +259,19 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 	}
 	w := newTurnWatch(s.cg)
 	disk := s.b.diskWatch(visible, since, spent)
+	if s.wrapDisk != nil {
+		disk = s.wrapDisk(disk)
+	}
 	start := time.Now()
 	if _, err := s.in.Write(append(req, '\n')); err != nil {
 		s.breakSession()
 		return s.b.Run(ctx, s.fresh(c))
 	}
-	r, err := s.await(ctx, limits, w, disk, start)
+	r, over, err := s.await(ctx, limits, w, disk, start)
 	if err != nil {
 		return Result{}, err
 	}
-	s.measure(&r, w)
+	s.measure(&r, w, over)
 	return r, nil
 }
 
@@ -319,8 +324,9 @@ func (s *Session) readReply() <-chan sessionReply {
 
 // await waits for the supervisor's answer while enforcing, from outside,
 // the limits the session's cgroup does not hold per command. It ends the
-// session when the supervisor stops answering or the context ends.
-func (s *Session) await(ctx context.Context, limits Limits, w *turnWatch, disk func() string, start time.Time) (Result, error) {
+// session when the supervisor stops answering or the context ends. over
+// reports that the watch stopped the command (w then says why).
+func (s *Session) await(ctx context.Context, limits Limits, w *turnWatch, disk func() string, start time.Time) (r Result, over bool, err error) {
 	replies := s.readReply()
 	// The supervisor enforces the wall time; this deadline only catches a
 	// supervisor that stopped answering.
@@ -329,8 +335,9 @@ func (s *Session) await(ctx context.Context, limits Limits, w *turnWatch, disk f
 		deadline.Stop()
 	}
 	defer deadline.Stop()
-	tick := time.NewTicker(watchdogPoll)
-	defer tick.Stop()
+	stop := make(chan struct{})
+	defer close(stop)
+	overC := w.run(s.cg, limits, disk, stop)
 	killed := func(timedOut bool) Result {
 		s.breakSession()
 		<-replies
@@ -342,27 +349,28 @@ func (s *Session) await(ctx context.Context, limits Limits, w *turnWatch, disk f
 			if strings.HasPrefix(rep.Error, "session ended") {
 				s.breakSession()
 				return Result{ExitCode: -1, Signal: "SIGKILL", Wall: time.Since(start),
-					Stderr: []byte("sandbox: the session's supervisor ended during the command\n")}, nil
+					Stderr: []byte("sandbox: the session's supervisor ended during the command\n")}, over, nil
 			}
 			if rep.Error != "" {
-				return Result{}, errors.New(rep.Error)
+				return Result{}, over, errors.New(rep.Error)
 			}
-			return rep.Result, nil
+			// A verdict reached before the answer still counts.
+			select {
+			case <-overC:
+				over = true
+			default:
+			}
+			return rep.Result, over, nil
 		case <-deadline.C:
-			return killed(true), nil
+			return killed(true), over, nil
 		case <-ctx.Done():
-			return killed(false), nil
-		case <-tick.C:
-			if w.reason != "" {
-				break
-			}
-			if w.check(s.cg, limits, disk); w.reason == "" {
-				break
-			}
+			return killed(false), over, nil
+		case <-overC:
+			over, overC = true, nil
 			if s.cg == nil {
 				// Without cgroups the command's processes cannot be told
 				// from the supervisor: end the whole sandbox.
-				return killed(false), nil
+				return killed(false), over, nil
 			}
 			s.killCommand()
 		}
@@ -370,8 +378,9 @@ func (s *Session) await(ctx context.Context, limits Limits, w *turnWatch, disk f
 }
 
 // measure completes r from the session's cgroup: the command's CPU time
-// and whether the kernel killed for memory during it.
-func (s *Session) measure(r *Result, w *turnWatch) {
+// and whether the kernel killed for memory during it; with over, why the
+// watch stopped it.
+func (s *Session) measure(r *Result, w *turnWatch, over bool) {
 	if s.cg != nil {
 		if used, ok := s.cg.cpu(); ok {
 			r.CPU = used - w.cpu0
@@ -380,7 +389,9 @@ func (s *Session) measure(r *Result, w *turnWatch) {
 			r.MemoryExceeded = true
 		}
 	}
-	w.apply(r)
+	if over {
+		w.apply(r)
+	}
 }
 
 // Start starts c in a fresh sandbox that also sees the session's own

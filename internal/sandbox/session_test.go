@@ -315,3 +315,51 @@ func ignoredSignals(t *testing.T) uint64 {
 	t.Fatal("no SigIgn line in /proc/self/status")
 	return 0
 }
+
+// TestSessionAnswerDoesNotWaitForTheWatch holds the turn watch's disk check
+// (a walk of a large bot folder) until the command has answered: Run
+// returns at the answer, and the session goes on.
+func TestSessionAnswerDoesNotWaitForTheWatch(t *testing.T) {
+	b := newTestBwrap(t)
+	dir := t.TempDir()
+	s, err := b.NewSession([]Mount{{Source: dir, Writable: true}}, Limits{WallTime: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	flag := filepath.Join(dir, "checking")
+	release := make(chan struct{})
+	s.wrapDisk = func(check func() string) func() string {
+		return func() string {
+			if !exists(flag) {
+				writeFile(t, flag, "")
+				<-release
+			}
+			return check()
+		}
+	}
+	done := make(chan error, 1)
+	var r Result
+	go func() {
+		var err error
+		// The command ends once the check is under way.
+		r, err = s.Run(context.Background(), Cmd{Args: []string{"/bin/sh", "-c", `until [ -e "$0" ]; do sleep 0.01; done; echo answered`, flag}, Dir: dir})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil || r.ExitCode != 0 || string(r.Stdout) != "answered\n" {
+			t.Errorf("turn: %v %+v", err, r)
+		}
+	case <-time.After(15 * time.Second):
+		t.Error("Run waited for the watch's disk check to finish")
+		close(release)
+		<-done
+		return
+	}
+	close(release)
+	s.wrapDisk = nil
+	if r, err := s.Run(context.Background(), Cmd{Args: []string{"/bin/echo", "next"}}); err != nil || string(r.Stdout) != "next\n" || s.broken {
+		t.Errorf("next turn: %v %+v, broken %v", err, r, s.broken)
+	}
+}
