@@ -52,6 +52,9 @@ type Session struct {
 	// gone; nil when none are pending. See unmountLater.
 	unmounted chan struct{}
 	stats     SessionStats
+	// nice is the worker's nice value, at which every command runs; the
+	// supervisor runs higher (supervisorBoost).
+	nice int
 	// disk bounds what all the commands write together; nil: no bound.
 	disk *sessionDisk
 	// wrapDisk, set by tests only, wraps each command's disk check.
@@ -91,6 +94,9 @@ func (b *Bwrap) NewSession(mounts []Mount, limits Limits) (*Session, error) {
 			s.mounts = append(s.mounts, m)
 		}
 	}
+	if s.nice, err = ownNice(); err != nil {
+		return nil, fmt.Errorf("sandbox: session: %w", err)
+	}
 	if b.sessionDiskLimit() >= 0 {
 		s.disk = &sessionDisk{start: fileClock(), own: writableDirs(s.mounts)}
 	}
@@ -101,10 +107,17 @@ func (b *Bwrap) NewSession(mounts []Mount, limits Limits) (*Session, error) {
 		s.release()
 		return nil, err
 	}
-	setup, err := s.newCgroup()
+	place, err := s.newCgroup()
 	if err != nil {
 		s.release()
 		return nil, fmt.Errorf("sandbox: session: %w", err)
+	}
+	setup := func(pid int) error {
+		boost(pid, s.nice)
+		if place != nil {
+			return place(pid)
+		}
+		return nil
 	}
 	if err := s.startSupervisor(args, setup); err != nil {
 		s.release()
@@ -287,7 +300,7 @@ func (s *Session) check(c Cmd, visible []Mount) error {
 // request is the supervisor's line for c.
 func (s *Session) request(c Cmd, limits Limits) ([]byte, error) {
 	req := sessionRequest{Args: c.Args, Dir: c.Dir, Env: minimalEnv(searchPath(c, sandboxPath), "/tmp", c.Env), Limits: limits,
-		CgroupMemory: s.cg != nil && limits.MemoryBytes > 0}
+		CgroupMemory: s.cg != nil && limits.MemoryBytes > 0, Nice: s.nice}
 	if req.Dir == "" {
 		req.Dir = "/tmp"
 	}

@@ -363,3 +363,37 @@ func TestSessionAnswerDoesNotWaitForTheWatch(t *testing.T) {
 		t.Errorf("next turn: %v %+v, broken %v", err, r, s.broken)
 	}
 }
+
+// TestSessionPriority checks that the supervisor runs at a higher priority
+// than the worker (the worker runs as root) and that the commands it
+// starts, and their children, run at the worker's.
+func TestSessionPriority(t *testing.T) {
+	b := newTestBwrap(t)
+	dir := t.TempDir()
+	s, err := b.NewSession([]Mount{{Source: dir, Writable: true}}, Limits{WallTime: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	worker, err := ownNice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Field 19 of /proc/PID/stat is the nice value; the command name in
+	// field 2 has no spaces here.
+	r, err := s.Run(context.Background(), Cmd{Args: []string{"/bin/sh", "-c",
+		`cut -d' ' -f19 /proc/1/stat; cut -d' ' -f19 /proc/$$/stat; sh -c 'cut -d" " -f19 /proc/$$/stat'`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Fields(string(r.Stdout))
+	want := []string{fmt.Sprint(max(worker-supervisorBoost, -20)), fmt.Sprint(worker), fmt.Sprint(worker)}
+	if r.ExitCode != 0 || strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("nice of the supervisor, the command and its child: got %q, want %q (%s)", got, want, r.Stderr)
+	}
+	// A command cannot take the supervisor's priority back.
+	r, err = s.Run(context.Background(), Cmd{Args: []string{"/bin/sh", "-c", `renice -n -5 -p $$ >/dev/null 2>&1 && echo raised; cut -d' ' -f19 /proc/$$/stat`}})
+	if err != nil || strings.TrimSpace(string(r.Stdout)) != fmt.Sprint(worker) {
+		t.Errorf("a command raised its own priority: %v %q", err, r.Stdout)
+	}
+}
