@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -185,4 +186,51 @@ func BenchmarkTurnSessionPython(b *testing.B) {
 	reportMedian(b, bare, "bare-median-ms")
 	reportMedian(b, cpu, "cpu-ms")
 	reportMedian(b, bareCPU, "bare-cpu-ms")
+}
+
+// BenchmarkTurnSessionRound is one turn as a match plays it: in a Session
+// whose replay folder is a PerCommand mount, each turn with a round folder
+// of its own mounted for it, paired with the same turn run bare.
+func BenchmarkTurnSessionRound(b *testing.B) {
+	r, err := NewBwrap(BwrapConfig{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	prog, _ := noopBot(b)
+	botDir, replay := filepath.Dir(prog), b.TempDir()
+	s, err := r.NewSession([]Mount{{Source: botDir, Writable: true}, {Source: replay, Writable: true, PerCommand: true}},
+		TurnDefaults())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	var times, bare, overhead []time.Duration
+	n := 0
+	for b.Loop() {
+		n++
+		round := filepath.Join(replay, fmt.Sprintf("Phase 2 - Round %d", n), "A")
+		if err := os.MkdirAll(round, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		if err := exec.Command(prog, "A", round).Run(); err != nil {
+			b.Fatal(err)
+		}
+		mid := time.Now()
+		res, err := s.Run(context.Background(), Cmd{Args: []string{prog, "A", round}, Dir: botDir,
+			Mounts: []Mount{{Source: round, Writable: true}}, Limits: Limits{WallTime: 4 * time.Second, OutputBytes: 64 << 10}})
+		if err != nil || res.ExitCode != 0 {
+			b.Fatalf("turn: %v %+v", err, res)
+		}
+		end := time.Now()
+		bare = append(bare, mid.Sub(start))
+		times = append(times, end.Sub(mid))
+		overhead = append(overhead, end.Sub(mid)-mid.Sub(start))
+	}
+	if st := s.Stats(); st.Fresh != 0 {
+		b.Fatalf("%d turns ran in fresh sandboxes", st.Fresh)
+	}
+	reportMedian(b, times, "median-ms")
+	reportMedian(b, bare, "bare-median-ms")
+	reportMedian(b, overhead, "overhead-ms")
 }

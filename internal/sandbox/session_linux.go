@@ -48,9 +48,17 @@ type Session struct {
 	done   chan struct{}
 	// stages back the PerCommand mounts (root only).
 	stages []stage
-	stats  SessionStats
+	// unmounted is closed once the previous command's staged mounts are
+	// gone; nil when none are pending. See unmountLater.
+	unmounted chan struct{}
+	stats     SessionStats
+	// nice is the worker's nice value, at which every command runs; the
+	// supervisor runs higher (supervisorBoost).
+	nice int
 	// disk bounds what all the commands write together; nil: no bound.
 	disk *sessionDisk
+	// wrapDisk, set by tests only, wraps each command's disk check.
+	wrapDisk func(check func() string) func() string
 }
 
 // SessionStats counts a session's commands, for the worker's logs: many
@@ -86,6 +94,9 @@ func (b *Bwrap) NewSession(mounts []Mount, limits Limits) (*Session, error) {
 			s.mounts = append(s.mounts, m)
 		}
 	}
+	if s.nice, err = ownNice(); err != nil {
+		return nil, fmt.Errorf("sandbox: session: %w", err)
+	}
 	if b.sessionDiskLimit() >= 0 {
 		s.disk = &sessionDisk{start: fileClock(), own: writableDirs(s.mounts)}
 	}
@@ -96,10 +107,17 @@ func (b *Bwrap) NewSession(mounts []Mount, limits Limits) (*Session, error) {
 		s.release()
 		return nil, err
 	}
-	setup, err := s.newCgroup()
+	place, err := s.newCgroup()
 	if err != nil {
 		s.release()
 		return nil, fmt.Errorf("sandbox: session: %w", err)
+	}
+	setup := func(pid int) error {
+		boost(pid, s.nice)
+		if place != nil {
+			return place(pid)
+		}
+		return nil
 	}
 	if err := s.startSupervisor(args, setup); err != nil {
 		s.release()
@@ -222,6 +240,8 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 		return Result{}, err
 	}
 	s.stats.Commands++
+	// The previous command's mounts are gone before this one starts.
+	s.settleUnmount()
 	// Read before the command starts: whatever it writes is stamped later.
 	since, spent := fileClock(), int64(-1)
 	if s.disk != nil {
@@ -244,7 +264,7 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 	if err := mountStaged(placed); err != nil {
 		return Result{}, err
 	}
-	defer unmountStaged(placed)
+	defer s.unmountLater(placed)
 	limits := WithDefaults(c.Limits, s.limits)
 	req, err := s.request(c, limits)
 	if err != nil {
@@ -252,16 +272,19 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 	}
 	w := newTurnWatch(s.cg)
 	disk := s.b.diskWatch(visible, since, spent)
+	if s.wrapDisk != nil {
+		disk = s.wrapDisk(disk)
+	}
 	start := time.Now()
 	if _, err := s.in.Write(append(req, '\n')); err != nil {
 		s.breakSession()
 		return s.b.Run(ctx, s.fresh(c))
 	}
-	r, err := s.await(ctx, limits, w, disk, start)
+	r, over, err := s.await(ctx, limits, w, disk, start)
 	if err != nil {
 		return Result{}, err
 	}
-	s.measure(&r, w)
+	s.measure(&r, w, over)
 	return r, nil
 }
 
@@ -277,7 +300,7 @@ func (s *Session) check(c Cmd, visible []Mount) error {
 // request is the supervisor's line for c.
 func (s *Session) request(c Cmd, limits Limits) ([]byte, error) {
 	req := sessionRequest{Args: c.Args, Dir: c.Dir, Env: minimalEnv(searchPath(c, sandboxPath), "/tmp", c.Env), Limits: limits,
-		CgroupMemory: s.cg != nil && limits.MemoryBytes > 0}
+		CgroupMemory: s.cg != nil && limits.MemoryBytes > 0, Nice: s.nice}
 	if req.Dir == "" {
 		req.Dir = "/tmp"
 	}
@@ -314,8 +337,9 @@ func (s *Session) readReply() <-chan sessionReply {
 
 // await waits for the supervisor's answer while enforcing, from outside,
 // the limits the session's cgroup does not hold per command. It ends the
-// session when the supervisor stops answering or the context ends.
-func (s *Session) await(ctx context.Context, limits Limits, w *turnWatch, disk func() string, start time.Time) (Result, error) {
+// session when the supervisor stops answering or the context ends. over
+// reports that the watch stopped the command (w then says why).
+func (s *Session) await(ctx context.Context, limits Limits, w *turnWatch, disk func() string, start time.Time) (r Result, over bool, err error) {
 	replies := s.readReply()
 	// The supervisor enforces the wall time; this deadline only catches a
 	// supervisor that stopped answering.
@@ -324,8 +348,9 @@ func (s *Session) await(ctx context.Context, limits Limits, w *turnWatch, disk f
 		deadline.Stop()
 	}
 	defer deadline.Stop()
-	tick := time.NewTicker(watchdogPoll)
-	defer tick.Stop()
+	stop := make(chan struct{})
+	defer close(stop)
+	overC := w.run(s.cg, limits, disk, stop)
 	killed := func(timedOut bool) Result {
 		s.breakSession()
 		<-replies
@@ -337,27 +362,28 @@ func (s *Session) await(ctx context.Context, limits Limits, w *turnWatch, disk f
 			if strings.HasPrefix(rep.Error, "session ended") {
 				s.breakSession()
 				return Result{ExitCode: -1, Signal: "SIGKILL", Wall: time.Since(start),
-					Stderr: []byte("sandbox: the session's supervisor ended during the command\n")}, nil
+					Stderr: []byte("sandbox: the session's supervisor ended during the command\n")}, over, nil
 			}
 			if rep.Error != "" {
-				return Result{}, errors.New(rep.Error)
+				return Result{}, over, errors.New(rep.Error)
 			}
-			return rep.Result, nil
+			// A verdict reached before the answer still counts.
+			select {
+			case <-overC:
+				over = true
+			default:
+			}
+			return rep.Result, over, nil
 		case <-deadline.C:
-			return killed(true), nil
+			return killed(true), over, nil
 		case <-ctx.Done():
-			return killed(false), nil
-		case <-tick.C:
-			if w.reason != "" {
-				break
-			}
-			if w.check(s.cg, limits, disk); w.reason == "" {
-				break
-			}
+			return killed(false), over, nil
+		case <-overC:
+			over, overC = true, nil
 			if s.cg == nil {
 				// Without cgroups the command's processes cannot be told
 				// from the supervisor: end the whole sandbox.
-				return killed(false), nil
+				return killed(false), over, nil
 			}
 			s.killCommand()
 		}
@@ -365,8 +391,9 @@ func (s *Session) await(ctx context.Context, limits Limits, w *turnWatch, disk f
 }
 
 // measure completes r from the session's cgroup: the command's CPU time
-// and whether the kernel killed for memory during it.
-func (s *Session) measure(r *Result, w *turnWatch) {
+// and whether the kernel killed for memory during it; with over, why the
+// watch stopped it.
+func (s *Session) measure(r *Result, w *turnWatch, over bool) {
 	if s.cg != nil {
 		if used, ok := s.cg.cpu(); ok {
 			r.CPU = used - w.cpu0
@@ -375,7 +402,9 @@ func (s *Session) measure(r *Result, w *turnWatch) {
 			r.MemoryExceeded = true
 		}
 	}
-	w.apply(r)
+	if over {
+		w.apply(r)
+	}
 }
 
 // Start starts c in a fresh sandbox that also sees the session's own
@@ -424,6 +453,32 @@ func (s *Session) covers(mounts []Mount) bool {
 	return true
 }
 
+// unmountLater removes the command's staged mounts in the background: an
+// unmount waits for an RCU grace period, which takes milliseconds on a busy
+// machine and would otherwise end every turn. Leaving the mounts a moment is
+// safe because nothing runs in the sandbox between commands (the supervisor
+// kills and reaps every process before it answers), and the next command,
+// and Close, wait for them to be gone (settleUnmount).
+func (s *Session) unmountLater(placed []staged) {
+	if len(placed) == 0 {
+		return
+	}
+	done := make(chan struct{})
+	s.unmounted = done
+	go func() {
+		defer close(done)
+		unmountStaged(placed)
+	}()
+}
+
+// settleUnmount waits until the previous command's staged mounts are gone.
+func (s *Session) settleUnmount() {
+	if s.unmounted != nil {
+		<-s.unmounted
+		s.unmounted = nil
+	}
+}
+
 // breakSession kills the sandbox; later commands run in fresh sandboxes.
 func (s *Session) breakSession() {
 	s.broken = true
@@ -447,6 +502,7 @@ func (s *Session) Close() error {
 	s.breakSession()
 	<-s.done
 	s.outF.Close()
+	s.settleUnmount()
 	s.release()
 	return nil
 }

@@ -198,12 +198,34 @@ echo turn >> memory.txt
 		t.Errorf("turns ran in fresh sandboxes: %+v, broken %v", st, s.broken)
 	}
 	stage := s.stages[0].dir
+	var fs unix.Statfs_t
+	if err := unix.Statfs(stage, &fs); err != nil || fs.Type != unix.TMPFS_MAGIC {
+		t.Errorf("the stage %s is not a tmpfs of its own: type %#x, %v", stage, fs.Type, err)
+	}
+	// The last command's mount goes in the background; the next command
+	// and Close wait for it, as here.
+	s.mu.Lock()
+	s.settleUnmount()
+	s.mu.Unlock()
 	if entries, err := os.ReadDir(stage); err != nil || len(entries) != 0 {
 		t.Errorf("the stage %s is not empty after the turns: %v %v", stage, entries, err)
+	}
+	// Close right after a turn, its mount still going: the stage goes, the
+	// round folder keeps its files.
+	last := filepath.Join(replay, "Phase 2 - Round 4", "A")
+	if err := os.MkdirAll(last, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Run(context.Background(), Cmd{Args: []string{"/bin/sh", "-c", `printf 1,0,0 > "$0/command.txt"`, last},
+		Dir: bot, Mounts: []Mount{{Source: last, Writable: true}}}); err != nil || r.ExitCode != 0 {
+		t.Fatalf("last turn: %v %+v", err, r)
 	}
 	s.Close()
 	if exists(stage) {
 		t.Errorf("the stage %s is left after Close", stage)
+	}
+	if got, _ := os.ReadFile(filepath.Join(last, "command.txt")); string(got) != "1,0,0" {
+		t.Errorf("the last round folder lost its files at Close: %q", got)
 	}
 }
 
@@ -292,4 +314,86 @@ func ignoredSignals(t *testing.T) uint64 {
 	}
 	t.Fatal("no SigIgn line in /proc/self/status")
 	return 0
+}
+
+// TestSessionAnswerDoesNotWaitForTheWatch holds the turn watch's disk check
+// (a walk of a large bot folder) until the command has answered: Run
+// returns at the answer, and the session goes on.
+func TestSessionAnswerDoesNotWaitForTheWatch(t *testing.T) {
+	b := newTestBwrap(t)
+	dir := t.TempDir()
+	s, err := b.NewSession([]Mount{{Source: dir, Writable: true}}, Limits{WallTime: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	flag := filepath.Join(dir, "checking")
+	release := make(chan struct{})
+	s.wrapDisk = func(check func() string) func() string {
+		return func() string {
+			if !exists(flag) {
+				writeFile(t, flag, "")
+				<-release
+			}
+			return check()
+		}
+	}
+	done := make(chan error, 1)
+	var r Result
+	go func() {
+		var err error
+		// The command ends once the check is under way.
+		r, err = s.Run(context.Background(), Cmd{Args: []string{"/bin/sh", "-c", `until [ -e "$0" ]; do sleep 0.01; done; echo answered`, flag}, Dir: dir})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil || r.ExitCode != 0 || string(r.Stdout) != "answered\n" {
+			t.Errorf("turn: %v %+v", err, r)
+		}
+	case <-time.After(15 * time.Second):
+		t.Error("Run waited for the watch's disk check to finish")
+		close(release)
+		<-done
+		return
+	}
+	close(release)
+	s.wrapDisk = nil
+	if r, err := s.Run(context.Background(), Cmd{Args: []string{"/bin/echo", "next"}}); err != nil || string(r.Stdout) != "next\n" || s.broken {
+		t.Errorf("next turn: %v %+v, broken %v", err, r, s.broken)
+	}
+}
+
+// TestSessionPriority checks that the supervisor runs at a higher priority
+// than the worker (the worker runs as root) and that the commands it
+// starts, and their children, run at the worker's.
+func TestSessionPriority(t *testing.T) {
+	b := newTestBwrap(t)
+	dir := t.TempDir()
+	s, err := b.NewSession([]Mount{{Source: dir, Writable: true}}, Limits{WallTime: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	worker, err := ownNice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Field 19 of /proc/PID/stat is the nice value; the command name in
+	// field 2 has no spaces here.
+	r, err := s.Run(context.Background(), Cmd{Args: []string{"/bin/sh", "-c",
+		`cut -d' ' -f19 /proc/1/stat; cut -d' ' -f19 /proc/$$/stat; sh -c 'cut -d" " -f19 /proc/$$/stat'`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Fields(string(r.Stdout))
+	want := []string{fmt.Sprint(max(worker-supervisorBoost, -20)), fmt.Sprint(worker), fmt.Sprint(worker)}
+	if r.ExitCode != 0 || strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("nice of the supervisor, the command and its child: got %q, want %q (%s)", got, want, r.Stderr)
+	}
+	// A command cannot take the supervisor's priority back.
+	r, err = s.Run(context.Background(), Cmd{Args: []string{"/bin/sh", "-c", `renice -n -5 -p $$ >/dev/null 2>&1 && echo raised; cut -d' ' -f19 /proc/$$/stat`}})
+	if err != nil || strings.TrimSpace(string(r.Stdout)) != fmt.Sprint(worker) {
+		t.Errorf("a command raised its own priority: %v %q", err, r.Stdout)
+	}
 }

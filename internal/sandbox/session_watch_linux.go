@@ -48,6 +48,31 @@ func newTurnWatch(cg *cgroupSet) *turnWatch {
 	return w
 }
 
+// run checks the command every watchdogPoll in a goroutine of its own and
+// closes the returned channel once it went over a limit; the goroutine
+// owns w until then. It ends when stop is closed: a check in progress (a
+// walk of a large bot folder) then finishes on its own, and the command's
+// answer, which has arrived, never waits for it.
+func (w *turnWatch) run(cg *cgroupSet, l Limits, disk func() string, stop <-chan struct{}) <-chan struct{} {
+	over := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(watchdogPoll)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+			if w.check(cg, l, disk); w.reason != "" {
+				close(over)
+				return
+			}
+		}
+	}()
+	return over
+}
+
 // check sets w.reason when the command went over a limit.
 func (w *turnWatch) check(cg *cgroupSet, l Limits, disk func() string) {
 	if disk != nil {

@@ -123,6 +123,9 @@ type sessionRequest struct {
 	// CgroupMemory says the session's cgroup bounds memory, so the command
 	// gets no RLIMIT_DATA and going over is reported as MemoryExceeded.
 	CgroupMemory bool
+	// Nice is the priority the command runs at: the worker's, below the
+	// supervisor's own.
+	Nice int
 }
 
 // sessionReply is what happened to it.
@@ -199,7 +202,7 @@ func superviseOne(req sessionRequest) (Result, error) {
 	if req.CgroupMemory {
 		rl = withoutResource(rl, unix.RLIMIT_DATA)
 	}
-	if err := startLimited(cmd, rl, nil); err != nil {
+	if err := startLimited(cmd, rl, func(pid int) error { return setNice(pid, req.Nice) }); err != nil {
 		return Result{}, err
 	}
 	p.start = time.Now()
