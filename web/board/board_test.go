@@ -303,3 +303,46 @@ func TestOpenZip(t *testing.T) {
 		t.Errorf("scores %+v", s)
 	}
 }
+
+// TestLegendMatchesTheBoards checks that each rule set's legend explains
+// every mark and area its boards draw, and nothing they never draw.
+func TestLegendMatchesTheBoards(t *testing.T) {
+	for _, game := range []string{"brainjar", "deepship", "hitandsunk"} {
+		t.Run(game, func(t *testing.T) {
+			r := openJSONFixture(t, game)
+			drawn := map[string]bool{}
+			for i := 0; i < r.Count(); i++ {
+				f, err := r.Frame(i, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, g := range f.Grids {
+					for _, m := range g.Marks {
+						drawn["mark "+string(m.Kind)] = true
+					}
+					for _, a := range g.Areas {
+						drawn["area "+string(a.Kind)] = true
+					}
+				}
+			}
+			explained := map[string]bool{}
+			for _, it := range legendFor(game) {
+				if it.mark != "" {
+					explained["mark "+string(it.mark)] = true
+				} else {
+					explained["area "+string(it.area)] = true
+				}
+			}
+			for k := range drawn {
+				if !explained[k] {
+					t.Errorf("the boards draw %s, which the legend does not explain", k)
+				}
+			}
+			for k := range explained {
+				if !drawn[k] && !(game == "hitandsunk" && (k == "mark mine" || k == "mark wreck")) {
+					t.Errorf("the legend explains %s, which no step of the match draws", k)
+				}
+			}
+		})
+	}
+}

@@ -204,3 +204,28 @@ var areaWords = map[AreaKind]string{
 	AreaWeapon: "This step's weapon",
 	AreaScan:   "A scan",
 }
+
+// legendItem is one entry of a board's legend: a mark or an area, and
+// what it means.
+type legendItem struct {
+	mark  MarkKind
+	area  AreaKind
+	label string
+}
+
+// legendFor lists what a rule set's boards draw, so that a legend never
+// explains what the game does not have.
+func legendFor(game string) []legendItem {
+	hit, miss := legendItem{mark: MarkHit, label: "hit"}, legendItem{mark: MarkMiss, label: "miss"}
+	switch game {
+	case "entelect":
+		return []legendItem{hit, miss, {mark: MarkAbsorbed, label: "absorbed by a shield"},
+			{area: AreaShield, label: "shield"}, {area: AreaWeapon, label: "weapon's cells"}}
+	case "hitandsunk":
+		return []legendItem{{mark: MarkHit, label: "hit hull"}, {mark: MarkShot, label: "this round's shot"},
+			{mark: MarkWreck, label: "sunk"}, {mark: MarkMine, label: "mine"}, {area: AreaWeapon, label: "moved this round"},
+			{area: AreaScan, label: "scanned this round"}}
+	default: // brainjar, deepship
+		return []legendItem{hit, miss, {mark: MarkShot, label: "the last shot"}}
+	}
+}
