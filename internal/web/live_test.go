@@ -130,6 +130,12 @@ func TestMatchLive(t *testing.T) {
 		!strings.Contains(res.body, `<noscript><meta http-equiv="refresh" content="5"></noscript>`) {
 		t.Fatalf("a running match without rounds: no live placeholder or script-less refresh\n%s", res.body)
 	}
+	// Its round count and the players' results are not known yet: the page
+	// does not show them as zeros.
+	if res := visitor.get(fmt.Sprintf("/matches/%d", m.ID)); strings.Contains(res.body, " rounds ·") ||
+		strings.Count(res.body, `<td class="num muted">–</td>`) != 3*2 { // two players, three results each
+		t.Errorf("a running match's page shows a round count or results:\n%s", res.body)
+	}
 
 	for _, path := range []string{"/", "/leaderboard"} {
 		if res := visitor.get(path); !strings.Contains(res.body, "Playing now") || !strings.Contains(res.body, fmt.Sprintf(`href="/matches/%d"`, m.ID)) {

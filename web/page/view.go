@@ -209,3 +209,9 @@ func result(m store.MatchRow) string {
 	}
 	return "draw"
 }
+
+// matchOver reports whether a match's status is final: before then its
+// round count and the players' results are not known.
+func matchOver(status string) bool {
+	return status == "finished" || status == "failed" || status == "canceled"
+}

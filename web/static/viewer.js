@@ -154,6 +154,10 @@
     var src = new EventSource(events);
     live = true;
     badge.hidden = false;
+    // The score chart was drawn when the page loaded and would contradict
+    // the rounds that follow; the stored replay brings it back at the end.
+    var figure = root.querySelector(".score-chart");
+    if (figure) figure.hidden = true;
     src.addEventListener("round", function (e) {
       var d = JSON.parse(e.data);
       var following = index >= count - 1;
