@@ -170,7 +170,10 @@ func sandboxes(ctx context.Context, cfg Config, log *slog.Logger) (runners, stri
 	// What the sandbox enforces here, so a deploy (a container's security
 	// options, its cgroups) can be checked from the log.
 	log.Info("sandbox probe", "capabilities", caps.String())
-	match, err := sandbox.NewBwrap(sandbox.BwrapConfig{Logger: log})
+	// Every bot command gets the turn's limits where its rule set sets
+	// none, whatever path runs it (a session, a fresh sandbox, a
+	// long-lived process).
+	match, err := sandbox.NewBwrap(sandbox.BwrapConfig{Logger: log, TurnDefaults: sandbox.TurnDefaults()})
 	if err != nil {
 		return runners{}, "", fmt.Errorf("sandbox: %w", err)
 	}

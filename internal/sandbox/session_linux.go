@@ -221,10 +221,13 @@ func (s *Session) release() {
 }
 
 // fresh is c for a fresh sandbox: with the session's own mounts, which the
-// command's working directory and program may be in.
+// command's working directory and program may be in, and the session's
+// limits where c sets none. Without them a bot that broke its session
+// would play its next turns with no memory or process limit.
 func (s *Session) fresh(c Cmd) Cmd {
 	s.stats.Fresh++
 	c.Mounts = append(append([]Mount{}, s.mounts...), c.Mounts...)
+	c.Limits = WithDefaults(c.Limits, s.limits)
 	return c
 }
 
@@ -419,6 +422,7 @@ func (s *Session) Start(ctx context.Context, c Cmd) (Process, error) {
 		return nil, err
 	}
 	c.Mounts = append(append([]Mount{}, s.mounts...), c.Mounts...)
+	c.Limits = WithDefaults(c.Limits, s.limits)
 	return s.b.Start(ctx, c)
 }
 

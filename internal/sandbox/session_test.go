@@ -397,3 +397,54 @@ func TestSessionPriority(t *testing.T) {
 		t.Errorf("a command raised its own priority: %v %q", err, r.Stdout)
 	}
 }
+
+// TestSessionLimitsOutsideTheSession checks that the commands a session
+// runs in a fresh sandbox, after it broke or as long-lived processes, keep
+// the session's limits: a bot that killed its supervisor, or an In Deep
+// Ship bot, must not fork without bound.
+func TestSessionLimitsOutsideTheSession(t *testing.T) {
+	b := newTestBwrap(t)
+	// Forty background processes, against a limit of twelve.
+	forks := Cmd{Args: []string{"/bin/sh", "-c", `i=0; while [ $i -lt 40 ]; do sleep 5 & i=$((i+1)); done; echo started`},
+		Limits: Limits{WallTime: 3 * time.Second}}
+	limits := Limits{Processes: 12}
+	refused := func(t *testing.T, r Result) {
+		t.Helper()
+		if !strings.Contains(strings.ToLower(string(r.Stderr)), "fork") {
+			t.Errorf("forty processes started under a limit of twelve: exit %d, stderr %q", r.ExitCode, r.Stderr)
+		}
+	}
+	t.Run("after the session broke", func(t *testing.T) {
+		s, err := b.NewSession([]Mount{{Source: t.TempDir(), Writable: true}}, limits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		s.breakSession()
+		r, err := s.Run(context.Background(), forks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := s.Stats(); st.Fresh != 1 {
+			t.Fatalf("the command did not run in a fresh sandbox: %+v", st)
+		}
+		refused(t, r)
+	})
+	t.Run("a long-lived process", func(t *testing.T) {
+		s, err := b.NewSession([]Mount{{Source: t.TempDir(), Writable: true}}, limits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		p, err := s.Start(context.Background(), forks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, p.Stdout())
+		r, err := p.Wait()
+		if err != nil {
+			t.Fatal(err)
+		}
+		refused(t, r)
+	})
+}
