@@ -178,6 +178,12 @@ type AccountView struct {
 	Error    string
 }
 
+// record states a bot's ranked games with every outcome: wins, draws and
+// losses add up to the games, since each match gives each bot one of them.
+func record(games, wins, draws, losses int) string {
+	return itoa(games) + " games: " + itoa(wins) + " wins, " + itoa(draws) + " draws, " + itoa(losses) + " losses"
+}
+
 func itoa[T ~int | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) }
 
 func when(t *time.Time) string {
