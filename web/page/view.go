@@ -178,6 +178,18 @@ type AccountView struct {
 	Error    string
 }
 
+// points prints a score with a true minus sign (U+2212): a hyphen beside
+// a dash or a number reads as punctuation.
+func points[T ~int | ~int64](n T) string {
+	if n < 0 {
+		return "−" + itoa(-n)
+	}
+	return itoa(n)
+}
+
+// scores joins two scores the same way on every page: "8 to −13".
+func scores[T ~int | ~int64](a, b T) string { return points(a) + " to " + points(b) }
+
 // record states a bot's ranked games with every outcome: wins, draws and
 // losses add up to the games, since each match gives each bot one of them.
 func record(games, wins, draws, losses int) string {
