@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"mime/multipart"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -119,6 +120,9 @@ func TestUpload(t *testing.T) {
 		}
 		if ok, err := b.blobs.Exists(b.ctx, blob.SourceKey(botID, 1)); err != nil || !ok {
 			t.Fatalf("zip not in the blob store: %v", err)
+		}
+		if !regexp.MustCompile(` · \d+(\.\d)? (bytes|KiB)</td>`).MatchString(page.body) || strings.Contains(page.body, "0.0 MiB") {
+			t.Errorf("a small zip's size is not in bytes or KiB:\n%s", page.body)
 		}
 		// Once the build is over the banner says how it ended, not "queued".
 		if err := b.st.BotVersionFinishBuild(b.ctx, vs[0].ID, store.BuildResult{OK: true, Log: "built", ArtifactKey: "a"}); err != nil {
