@@ -224,7 +224,9 @@ func (d driver) upload(name, zipPath string) chromedp.Action[chromedp.Void] {
 		chromedp.SendKeys(chromedp.CSS(`input[name=name]`), name),
 		chromedp.SetUploadFiles(chromedp.CSS(`input[name=zip]`), []string{zipPath}),
 		chromedp.Submit(chromedp.CSS(`input[name=zip]`)),
-		chromedp.WaitVisible(`//p[contains(., "Version 1 was uploaded")]`),
+		// The bot page; its upload banner goes once the build ends and the
+		// page reloads itself, which may come first.
+		chromedp.WaitVisible(`//h2[text()="Versions"]`),
 	)
 }
 

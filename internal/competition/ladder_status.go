@@ -11,7 +11,7 @@ import (
 const (
 	LadderPlaying = "playing" // a ladder match is queued or running
 	LadderWaiting = "waiting" // in the queue for its next match
-	LadderResting = "resting" // not in the queue: today's limit reached, or not matched yet
+	LadderResting = "resting" // not in the queue: today's limit reached, or between games
 	LadderHouse   = "house"   // a yardstick: plays only when chosen
 	LadderOff     = "off"     // disabled, or no built version
 )
@@ -27,7 +27,12 @@ type BotLadder struct {
 	Position, Waiting int
 	// PlacementLeft counts the placement matches the version still owes.
 	PlacementLeft int
-	GamesToday    int
+	// GamesToday counts the bot's ladder games of the current UTC day, of
+	// at most DayLimit; AtDayLimit says it has used them all, and
+	// DayResetIn is the time until midnight UTC, when the count restarts.
+	GamesToday, DayLimit int
+	AtDayLimit           bool
+	DayResetIn           time.Duration
 	// ExpectedIn estimates the wait for the next game from the last
 	// hour's ladder throughput and the matchmaker's next run; zero when
 	// there is nothing to go by.
@@ -89,6 +94,9 @@ func (s *Service) BotLadder(ctx context.Context, botID int64) (*BotLadder, error
 		return nil, err
 	}
 	out.NextTickIn = tick.in
+	now := s.now().UTC()
+	out.GamesToday, out.DayLimit = st.GamesToday, s.Ladder.MaxGamesPerDay
+	out.DayResetIn = time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC).Sub(now).Round(time.Second)
 	switch {
 	case st.MatchID != 0:
 		out.State, out.MatchID, out.MatchRunning = LadderPlaying, st.MatchID, st.MatchStatus == "running"
@@ -105,6 +113,9 @@ func (s *Service) BotLadder(ctx context.Context, botID int64) (*BotLadder, error
 		out.State = LadderResting
 		// Built since the matchmaker last looked: it will be seen next run.
 		out.New = st.BuiltAt != nil && (tick.lastStart == nil || st.BuiltAt.After(*tick.lastStart))
+		// Otherwise it is out of games for today, or it finished a game
+		// since the matchmaker last saved the queue.
+		out.AtDayLimit = !out.New && out.GamesToday >= out.DayLimit
 		return out, nil
 	}
 	waiting, err := s.store.LadderQueueDepth(ctx, bot.Game)
@@ -112,7 +123,6 @@ func (s *Service) BotLadder(ctx context.Context, botID int64) (*BotLadder, error
 		return nil, err
 	}
 	out.State, out.Position, out.Waiting = LadderWaiting, row.Position, waiting
-	out.GamesToday = row.GamesToday
 	perHour, err := s.store.LadderFinishedSince(ctx, bot.Game, s.now().Add(-time.Hour))
 	if err != nil {
 		return nil, err

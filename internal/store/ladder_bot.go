@@ -18,10 +18,13 @@ type LadderBotState struct {
 	VersionGames int
 	// BuiltAt is when the current version's build finished.
 	BuiltAt *time.Time
+	// GamesToday counts the bot's ladder and placement matches created on
+	// the current UTC day, as the matchmaker counts them.
+	GamesToday int
 }
 
-// LadderBotState reads a bot's ladder match and its current version's
-// ladder games.
+// LadderBotState reads a bot's ladder match, its current version's ladder
+// games and its ladder games today.
 func (s *Store) LadderBotState(ctx context.Context, botID int64) (LadderBotState, error) {
 	var st LadderBotState
 	err := s.db.QueryRow(ctx, `
@@ -31,14 +34,16 @@ func (s *Store) LadderBotState(ctx context.Context, botID int64) (LadderBotState
 		           WHERE p.bot_version_id = b.current_version_id AND m.kind IN ('ladder', 'placement')
 		             AND m.status <> 'canceled'
 		           LIMIT $2) v),
-		       v.built_at
+		       v.built_at,
+		       CASE WHEN d.day = (now() AT TIME ZONE 'UTC')::date THEN d.games ELSE 0 END
 		FROM bots b
 		LEFT JOIN bot_versions v ON v.id = b.current_version_id
+		LEFT JOIN ladder_day_games d ON d.bot_id = b.id
 		LEFT JOIN LATERAL (
 		    SELECT m.id, m.status FROM matches m JOIN match_players p ON p.match_id = m.id
 		    WHERE p.bot_id = b.id AND m.kind IN ('ladder', 'placement') AND m.status IN ('queued', 'running')
 		    ORDER BY m.id LIMIT 1) cur ON true
-		WHERE b.id = $1`, botID, ladderVersionGamesCap).Scan(&st.MatchID, &st.MatchStatus, &st.VersionGames, &st.BuiltAt)
+		WHERE b.id = $1`, botID, ladderVersionGamesCap).Scan(&st.MatchID, &st.MatchStatus, &st.VersionGames, &st.BuiltAt, &st.GamesToday)
 	if err != nil {
 		return st, fmt.Errorf("store: ladder state of bot %d: %w", botID, interpretError(err))
 	}

@@ -27,12 +27,32 @@ func (h *Handler) botPage(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	if n := r.URL.Query().Get("uploaded"); n != "" {
-		if _, err := strconv.Atoi(n); err == nil {
-			v.Notice = "Version " + n + " was uploaded; its build is queued. This page shows its status."
-		}
+	if n, err := strconv.Atoi(r.URL.Query().Get("uploaded")); err == nil {
+		v.Notice = uploadNotice(v.Versions, n)
 	}
 	h.render(w, r, http.StatusOK, page.Bot(*v))
+}
+
+// uploadNotice tells how the build of the version just uploaded stands, as
+// the page is drawn: the page reloads itself when the build ends.
+func uploadNotice(versions []store.BotVersionRow, number int) string {
+	for _, ver := range versions {
+		if ver.Number != number {
+			continue
+		}
+		head := "Version " + strconv.Itoa(number) + " was uploaded; "
+		switch ver.BuildStatus {
+		case store.BuildQueued:
+			return head + "its build is queued. This page shows its status."
+		case store.BuildBuilding:
+			return head + "it is being built. This page shows its status."
+		case store.BuildOK:
+			return head + "its build succeeded."
+		case store.BuildFailed:
+			return head + "its build failed."
+		}
+	}
+	return ""
 }
 
 // botView loads everything the bot page shows to this visitor.

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/store"
@@ -73,5 +75,57 @@ func TestLadderQueueShown(t *testing.T) {
 	}
 	if res := ann.get(fmt.Sprintf("/bots/%d", catBot)); !strings.Contains(res.body, "Not on the ladder") {
 		t.Errorf("disabled bot's page does not say it is off the ladder")
+	}
+}
+
+// ladderLine returns the text of a bot page's ladder line.
+func ladderLine(t *testing.T, body string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?s)<p class="ladder-next"[^>]*>(.*?)</p>`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("bot page has no ladder line:\n%s", body)
+	}
+	return m[1]
+}
+
+// TestBotLadderResting: a bot out of the queue is told apart as between
+// games or done for the day, with its games of the day.
+func TestBotLadderResting(t *testing.T) {
+	b := setup(t, nil)
+	ann := b.browser(t)
+	ann.register("ann")
+	b.browser(t).register("ben")
+	annBot, annVersion := b.builtBot(t, b.userID(t, "ann"), "Pyro")
+	benBot, benVersion := b.builtBot(t, b.userID(t, "ben"), "Gopher")
+	// The matchmaker ran after both builds: neither is new.
+	if err := b.st.PeriodicRegister(b.ctx, competition.LadderTickJob, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.st.PeriodicStarted(b.ctx, competition.LadderTickJob); err != nil {
+		t.Fatal(err)
+	}
+	m, err := b.st.MatchCreate(b.ctx, store.MatchCreateParams{
+		Game: "entelect", MapSize: 1, Seed: 1, Kind: "ladder", Ranked: true,
+		Players: []store.MatchPlayerParams{{BotID: annBot, BotVersionID: annVersion}, {BotID: benBot, BotVersionID: benVersion}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.st.MatchCancel(b.ctx, m.ID); err != nil {
+		t.Fatal(err)
+	}
+
+	line := ladderLine(t, ann.get(fmt.Sprintf("/bots/%d", annBot)).body)
+	if !strings.Contains(line, "Between ladder games (1 of 48 today): the matchmaker pairs it again at its next run in about ") ||
+		strings.Contains(line, "limit") || strings.Contains(line, " .") {
+		t.Errorf("ladder line of a bot between games: %q", line)
+	}
+
+	if _, err := b.st.DB().Exec(b.ctx, `UPDATE ladder_day_games SET games = 48 WHERE bot_id = $1`, annBot); err != nil {
+		t.Fatal(err)
+	}
+	line = ladderLine(t, ann.get(fmt.Sprintf("/bots/%d", annBot)).body)
+	if !regexp.MustCompile(`^Done for today: it has played 48 of its 48 ladder games of the day; the count restarts at midnight UTC, in about (\d+ h \d+ min|\d+ min|\d+ seconds)\.`).MatchString(strings.TrimSpace(line)) {
+		t.Errorf("ladder line of a bot at the day's limit: %q", line)
 	}
 }

@@ -231,3 +231,52 @@ func TestPages(t *testing.T) {
 		}
 	})
 }
+
+// TestRecordShowsDraws: a bot's record counts its draws beside its wins and
+// losses, on its page and on the leaderboard.
+func TestRecordShowsDraws(t *testing.T) {
+	b := setup(t, nil)
+	visitor := b.browser(t)
+	visitor.register("ann")
+	bot, _ := b.builtBot(t, b.userID(t, "ann"), "Drawer")
+	if err := b.st.RatingReplace(b.ctx, store.RatingState{
+		BotID: bot, Ladder: "entelect", Rating: 1500, Deviation: 100, Volatility: 0.06,
+		Games: 16, Wins: 2, Losses: 4, Draws: 10,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if res := visitor.get(fmt.Sprintf("/bots/%d", bot)); !strings.Contains(res.body, "16 games: 2 wins, 10 draws, 4 losses") {
+		t.Errorf("bot page record lacks the draws:\n%s", res.body)
+	}
+	res := visitor.get("/leaderboard")
+	if !strings.Contains(res.body, `<th class="num" scope="col">Wins</th><th class="num" scope="col">Draws</th><th class="num" scope="col">Losses</th>`) ||
+		!strings.Contains(res.body, `<td class="num">16</td><td class="num">2</td><td class="num">10</td><td class="num">4</td>`) {
+		t.Errorf("leaderboard lacks the draws column:\n%s", res.body)
+	}
+}
+
+// TestNegativeScores: a negative score prints with a minus sign, and two
+// scores are joined as "8 to −13" wherever they stand together.
+func TestNegativeScores(t *testing.T) {
+	b := setup(t, nil)
+	visitor := b.browser(t)
+	visitor.register("ann")
+	visitor.register("ben")
+	ahab := b.gameBot(t, b.userID(t, "ann"), "Ahab", "hitandsunk")
+	nemo := b.gameBot(t, b.userID(t, "ben"), "Nemo", "hitandsunk")
+	id := b.gameMatch(t, "hitandsunk", [][2]int64{ahab, nemo}, []store.MatchPlayerResult{
+		{Seat: 0, Key: "0", Points: 8, Outcome: "win", Rank: 1},
+		{Seat: 1, Key: "1", Points: -13, Outcome: "loss", Rank: 2},
+	})
+	for _, c := range []struct{ path, want string }{
+		{fmt.Sprintf("/bots/%d", ahab[0]), "8 to −13"},
+		{fmt.Sprintf("/bots/%d", nemo[0]), "−13 to 8"},
+		{fmt.Sprintf("/bots/%d/vs/%d", ahab[0], nemo[0]), "Points: 8 to −13."},
+		{fmt.Sprintf("/matches/%d", id), `<td class="num">−13</td>`},
+	} {
+		res := visitor.get(c.path)
+		if !strings.Contains(res.body, c.want) || strings.Contains(res.body, "–-") {
+			t.Errorf("%s lacks %q:\n%s", c.path, c.want, res.body)
+		}
+	}
+}

@@ -9,12 +9,14 @@ import (
 	"io/fs"
 	"mime/multipart"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/botzip"
+	"github.com/broadside/broadside/internal/store"
 )
 
 type zipFile struct {
@@ -118,6 +120,17 @@ func TestUpload(t *testing.T) {
 		}
 		if ok, err := b.blobs.Exists(b.ctx, blob.SourceKey(botID, 1)); err != nil || !ok {
 			t.Fatalf("zip not in the blob store: %v", err)
+		}
+		if !regexp.MustCompile(` · \d+(\.\d)? (bytes|KiB)</td>`).MatchString(page.body) || strings.Contains(page.body, "0.0 MiB") {
+			t.Errorf("a small zip's size is not in bytes or KiB:\n%s", page.body)
+		}
+		// Once the build is over the banner says how it ended, not "queued".
+		if err := b.st.BotVersionFinishBuild(b.ctx, vs[0].ID, store.BuildResult{OK: true, Log: "built", ArtifactKey: "a"}); err != nil {
+			t.Fatal(err)
+		}
+		page = br.get(res.header.Get("Location"))
+		if !strings.Contains(page.body, "Version 1 was uploaded; its build succeeded.") || strings.Contains(page.body, "its build is queued") {
+			t.Errorf("banner after the build does not follow its status:\n%s", page.body)
 		}
 		res = br.upload("pyro", goodZip(t))
 		if res.status != http.StatusSeeOther || !strings.HasSuffix(res.header.Get("Location"), "?uploaded=2") {

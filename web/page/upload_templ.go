@@ -70,9 +70,9 @@ func Upload(v UploadView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var4 string
-			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(mib(v.MaxBytes))
+			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(fileSize(v.MaxBytes))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/upload.templ`, Line: 11, Col: 102}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/upload.templ`, Line: 11, Col: 107}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 			if templ_7745c5c3_Err != nil {

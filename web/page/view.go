@@ -178,6 +178,24 @@ type AccountView struct {
 	Error    string
 }
 
+// points prints a score with a true minus sign (U+2212): a hyphen beside
+// a dash or a number reads as punctuation.
+func points[T ~int | ~int64](n T) string {
+	if n < 0 {
+		return "−" + itoa(-n)
+	}
+	return itoa(n)
+}
+
+// scores joins two scores the same way on every page: "8 to −13".
+func scores[T ~int | ~int64](a, b T) string { return points(a) + " to " + points(b) }
+
+// record states a bot's ranked games with every outcome: wins, draws and
+// losses add up to the games, since each match gives each bot one of them.
+func record(games, wins, draws, losses int) string {
+	return itoa(games) + " games: " + itoa(wins) + " wins, " + itoa(draws) + " draws, " + itoa(losses) + " losses"
+}
+
 func itoa[T ~int | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) }
 
 func when(t *time.Time) string {
@@ -191,7 +209,18 @@ func at(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") }
 
 func decimal(f float64) string { return strconv.FormatFloat(f, 'f', 0, 64) }
 
-func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+// fileSize prints a size in the largest unit it fills: a 2 KB zip is not
+// "0.0 MiB".
+func fileSize(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	default:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+}
 
 func botURL(id int64) string { return "/bots/" + itoa(id) }
 

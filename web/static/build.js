@@ -7,6 +7,17 @@
   // A reload must not cancel a page the visitor is already leaving for.
   var leaving = false;
   window.addEventListener("beforeunload", function () { leaving = true; });
+  // The upload's redirect adds ?uploaded=N for a banner about the new
+  // build; once the build is over the banner has nothing to follow.
+  function reloadWithoutUploaded() {
+    var url = new URL(location.href);
+    if (!url.searchParams.has("uploaded")) {
+      location.reload();
+      return;
+    }
+    url.searchParams.delete("uploaded");
+    location.replace(url.toString());
+  }
   document.querySelectorAll(".build-live[data-events]").forEach(function (el) {
     var pre = el.querySelector(".build-log");
     var status = el.parentElement.querySelector("span[class^='build-']");
@@ -25,7 +36,7 @@
     es.addEventListener("end", function (e) {
       setStatus(e);
       es.close();
-      if (!leaving) location.reload();
+      if (!leaving) reloadWithoutUploaded();
     });
   });
 })();
