@@ -107,7 +107,7 @@ func TestPages(t *testing.T) {
 	}{
 		{"front page", visitor, "/", 200, []string{"Ahab", "Nemo", "Ahab won"}, nil},
 		{"leaderboard lists both with owners and languages", visitor, "/leaderboard", 200,
-			[]string{"Ahab", "Nemo", "alice", "bob", "Python3", "800"}, nil},
+			[]string{"Ahab", "Nemo", "alice", "bob", "Python3", "unrated"}, []string{">800<"}},
 		{"unknown game", visitor, "/leaderboard?game=chess", 404, []string{"no game called"}, nil},
 		{"owner sees the build log", alice, botPath, 200, []string{"secret build log of Ahab", "(playing)"}, nil},
 		{"others do not see the build log", bob, botPath, 200, []string{"Challenge", "Nemo"}, []string{"secret build log"}},
