@@ -29,7 +29,13 @@ func storeReplay(ctx context.Context, b *blob.Bucket, dir, zipPath, key string) 
 		if err != nil {
 			return err
 		}
-		w, err := zw.Create(filepath.ToSlash(rel))
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		// The file's own time, as the engine wrote it: without one, zip
+		// tools show the entries as written in 1980.
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: filepath.ToSlash(rel), Method: zip.Deflate, Modified: info.ModTime()})
 		if err != nil {
 			return err
 		}
