@@ -96,6 +96,18 @@ func TestPages(t *testing.T) {
 	matchID := b.playedMatch(t, [2][2]int64{{aBot, aVer}, {bBot, bVer}})
 	botPath := fmt.Sprintf("/bots/%d", aBot)
 	matchPath := fmt.Sprintf("/matches/%d", matchID)
+	house, err := b.st.UploadRecord(b.ctx, store.UploadParams{
+		OwnerID: b.userID(t, "alice"), Name: "Harbour", Game: "entelect", Language: "Python3", BotType: "Python3",
+		Manifest: json.RawMessage(`{"BotType":"Python3"}`), SourceSHA256: "00", SourceSize: 10,
+		SourceKey: blob.SourceKey, House: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.st.BotVersionFinishBuild(b.ctx, house.VersionID, store.BuildResult{OK: true, ArtifactKey: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	housePath := fmt.Sprintf("/bots/%d", house.BotID)
 
 	cases := []struct {
 		name    string
@@ -113,6 +125,8 @@ func TestPages(t *testing.T) {
 		{"others do not see the build log", bob, botPath, 200, []string{"Challenge", "Nemo"}, []string{"secret build log"}},
 		{"visitors do not see the build log", visitor, botPath, 200, []string{"Ahab"}, []string{"secret build log", "Challenge"}},
 		{"missing bot", visitor, "/bots/999999", 404, []string{"nothing here"}, nil},
+		{"a challenge waits for the owner's answer", bob, botPath, 200, []string{"once alice accepts"}, nil},
+		{"a house bot accepts at once", bob, housePath, 200, []string{"house bots accept every challenge"}, []string{"once alice accepts"}},
 		{"malformed bot id", visitor, "/bots/abc", 404, nil, nil},
 		{"match list", visitor, "/matches", 200, []string{"#" + fmt.Sprint(matchID), "Ahab won"}, nil},
 		{"match list of one bot", visitor, fmt.Sprintf("/matches?bot=%d", bBot), 200, []string{"Ahab won"}, nil},
