@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	htmlpkg "html"
 	"io"
 	"os"
 	"path/filepath"
@@ -331,6 +332,17 @@ func TestLegendMatchesTheBoards(t *testing.T) {
 					explained["mark "+string(it.mark)] = true
 				} else {
 					explained["area "+string(it.area)] = true
+				}
+			}
+			var html strings.Builder
+			if err := legend(game).Render(context.Background(), &html); err != nil {
+				t.Fatal(err)
+			}
+			// Each entry stands apart from the next one's symbol.
+			for _, it := range legendFor(game)[:len(legendFor(game))-1] {
+				label := htmlpkg.EscapeString(it.label)
+				if !strings.Contains(html.String(), "</svg> "+label+" ") || strings.Contains(html.String(), label+"<svg") {
+					t.Errorf("the legend's %q runs into the next entry:\n%s", it.label, html.String())
 				}
 			}
 			for k := range drawn {
