@@ -5,7 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
-	htmlpkg "html"
+	"html"
 	"io"
 	"os"
 	"path/filepath"
@@ -334,15 +334,15 @@ func TestLegendMatchesTheBoards(t *testing.T) {
 					explained["area "+string(it.area)] = true
 				}
 			}
-			var html strings.Builder
-			if err := legend(game).Render(context.Background(), &html); err != nil {
+			var rendered strings.Builder
+			if err := legend(game).Render(context.Background(), &rendered); err != nil {
 				t.Fatal(err)
 			}
 			// Each entry stands apart from the next one's symbol.
 			for _, it := range legendFor(game)[:len(legendFor(game))-1] {
-				label := htmlpkg.EscapeString(it.label)
-				if !strings.Contains(html.String(), "</svg> "+label+" ") || strings.Contains(html.String(), label+"<svg") {
-					t.Errorf("the legend's %q runs into the next entry:\n%s", it.label, html.String())
+				label := html.EscapeString(it.label)
+				if !strings.Contains(rendered.String(), "</svg> "+label+" ") || strings.Contains(rendered.String(), label+"<svg") {
+					t.Errorf("the legend's %q runs into the next entry:\n%s", it.label, rendered.String())
 				}
 			}
 			for k := range drawn {
