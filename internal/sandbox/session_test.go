@@ -233,13 +233,7 @@ echo turn >> memory.txt
 // fresh sandbox that sees the session's folder, as the stdin/stdout
 // protocols need.
 func TestSessionStart(t *testing.T) {
-	b := newTestBwrap(t)
-	dir := t.TempDir()
-	s, err := b.NewSession([]Mount{{Source: dir, Writable: true}}, Limits{WallTime: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, dir := newFolderSession(t, newTestBwrap(t), Limits{WallTime: 10 * time.Second})
 	p, err := s.Start(context.Background(), Cmd{Args: []string{"/bin/sh", "-c", "read x; echo \"got $x\" > got.txt; echo done"}, Dir: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -320,13 +314,7 @@ func ignoredSignals(t *testing.T) uint64 {
 // (a walk of a large bot folder) until the command has answered: Run
 // returns at the answer, and the session goes on.
 func TestSessionAnswerDoesNotWaitForTheWatch(t *testing.T) {
-	b := newTestBwrap(t)
-	dir := t.TempDir()
-	s, err := b.NewSession([]Mount{{Source: dir, Writable: true}}, Limits{WallTime: 20 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, dir := newFolderSession(t, newTestBwrap(t), Limits{WallTime: 20 * time.Second})
 	flag := filepath.Join(dir, "checking")
 	release := make(chan struct{})
 	s.wrapDisk = func(check func() string) func() string {
@@ -368,13 +356,7 @@ func TestSessionAnswerDoesNotWaitForTheWatch(t *testing.T) {
 // than the worker (the worker runs as root) and that the commands it
 // starts, and their children, run at the worker's.
 func TestSessionPriority(t *testing.T) {
-	b := newTestBwrap(t)
-	dir := t.TempDir()
-	s, err := b.NewSession([]Mount{{Source: dir, Writable: true}}, Limits{WallTime: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, _ := newFolderSession(t, newTestBwrap(t), Limits{WallTime: 10 * time.Second})
 	worker, err := ownNice()
 	if err != nil {
 		t.Fatal(err)
@@ -415,11 +397,7 @@ func TestSessionLimitsOutsideTheSession(t *testing.T) {
 		}
 	}
 	t.Run("after the session broke", func(t *testing.T) {
-		s, err := b.NewSession([]Mount{{Source: t.TempDir(), Writable: true}}, limits)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
+		s, _ := newFolderSession(t, b, limits)
 		s.breakSession()
 		r, err := s.Run(context.Background(), forks)
 		if err != nil {
@@ -431,11 +409,7 @@ func TestSessionLimitsOutsideTheSession(t *testing.T) {
 		refused(t, r)
 	})
 	t.Run("a long-lived process", func(t *testing.T) {
-		s, err := b.NewSession([]Mount{{Source: t.TempDir(), Writable: true}}, limits)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
+		s, _ := newFolderSession(t, b, limits)
 		p, err := s.Start(context.Background(), forks)
 		if err != nil {
 			t.Fatal(err)
@@ -447,4 +421,18 @@ func TestSessionLimitsOutsideTheSession(t *testing.T) {
 		}
 		refused(t, r)
 	})
+}
+
+// newFolderSession starts a session of b that sees one writable folder of
+// the test's, with limits, and closes it when the test ends. It returns
+// the session and the folder.
+func newFolderSession(t *testing.T, b *Bwrap, limits Limits) (*Session, string) {
+	t.Helper()
+	dir := t.TempDir()
+	s, err := b.NewSession([]Mount{{Source: dir, Writable: true}}, limits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, dir
 }
