@@ -93,7 +93,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		jobs.NewPeriodicCollector(store.New(pool)))
+		jobs.NewPeriodicCollector(store.New(pool)), jobs.NewQueueCollector(store.New(pool)))
 	deps := jobs.Deps{
 		Pool: pool, Bucket: bucket, Logger: log, Games: rulesets.Registry(),
 		Bwrap: bw.match, WorkDir: cfg.WorkDir,
