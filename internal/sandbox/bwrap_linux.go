@@ -123,7 +123,7 @@ func NewBwrap(cfg BwrapConfig) (*Bwrap, error) {
 		}
 	}
 	removeStaleStages()
-	r, err := b.Run(context.Background(), Cmd{Args: []string{"/bin/true"}, Limits: Limits{WallTime: 10 * time.Second}})
+	r, err := b.Run(context.Background(), Cmd{Args: []string{"/bin/true"}, Limits: Limits{WallTime: checkWallTime}})
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: bubblewrap does not work here: %w", err)
 	}

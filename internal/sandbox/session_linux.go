@@ -130,7 +130,7 @@ func (b *Bwrap) NewSession(mounts []Mount, limits Limits) (*Session, error) {
 	}
 	// A first command proves the supervisor answers; without it every
 	// command would silently fall back to a fresh sandbox.
-	r, err := s.Run(context.Background(), Cmd{Args: []string{"/bin/true"}, Limits: Limits{WallTime: 10 * time.Second}})
+	r, err := s.Run(context.Background(), Cmd{Args: []string{"/bin/true"}, Limits: Limits{WallTime: checkWallTime}})
 	if err != nil || s.broken || r.ExitCode != 0 {
 		s.Close()
 		return nil, fmt.Errorf("sandbox: session: the supervisor does not answer (%v, %+v)", err, r)
