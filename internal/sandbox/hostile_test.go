@@ -344,7 +344,7 @@ func testHostileBots(t *testing.T, session bool) {
 	b := requireEnforced(t)
 	// A process of the worker's user outside the sandbox, which kill -1
 	// must not reach.
-	bystander := exec.Command("sleep", "120")
+	bystander := exec.Command("sleep", "100000")
 	if err := bystander.Start(); err != nil {
 		t.Fatal(err)
 	}
