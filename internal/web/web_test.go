@@ -98,10 +98,17 @@ func setupRiver(t *testing.T) (*testBundle, *jobs.Client) {
 	return b, client
 }
 
-// boot starts a portal on a fresh database with the queue made by queue.
+// boot starts a portal on a fresh database with the queue made by queue,
+// in parallel with the other tests.
 func boot(t *testing.T, inspect botupload.Inspector, bucketURL string, tune func(*web.Config), queue func(*pgxpool.Pool) web.Queue) *testBundle {
 	t.Helper()
 	t.Parallel()
+	return startPortal(t, inspect, bucketURL, tune, queue)
+}
+
+// startPortal is boot for a test that runs several portals.
+func startPortal(t *testing.T, inspect botupload.Inspector, bucketURL string, tune func(*web.Config), queue func(*pgxpool.Pool) web.Queue) *testBundle {
+	t.Helper()
 	ctx := context.Background()
 	pool := testdb.NewPool(t)
 	st := store.New(pool)
