@@ -2,120 +2,13 @@ package jobs_test
 
 import (
 	"fmt"
-	"io"
-	"net"
-	"net/url"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/broadside/broadside/internal/testdb"
 )
-
-// dbProxy stands between the workers and PostgreSQL, as a network would:
-// cut drops every connection and refuses new ones until restore.
-type dbProxy struct {
-	ln       net.Listener
-	upstream string
-
-	mu    sync.Mutex
-	up    bool
-	conns map[net.Conn]struct{}
-}
-
-// startDBProxy forwards a local port to upstream (host:port) until the
-// test ends.
-func startDBProxy(t *testing.T, upstream string) *dbProxy {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &dbProxy{ln: ln, upstream: upstream, up: true, conns: map[net.Conn]struct{}{}}
-	t.Cleanup(func() {
-		ln.Close()
-		p.cut()
-	})
-	go p.serve()
-	return p
-}
-
-func (p *dbProxy) serve() {
-	for {
-		c, err := p.ln.Accept()
-		if err != nil {
-			return
-		}
-		go p.forward(c)
-	}
-}
-
-// forward joins one client to a new upstream connection, or hangs up at
-// once while the proxy is cut.
-func (p *dbProxy) forward(c net.Conn) {
-	p.mu.Lock()
-	up := p.up
-	p.mu.Unlock()
-	if !up {
-		c.Close()
-		return
-	}
-	u, err := net.Dial("tcp", p.upstream)
-	if err != nil {
-		c.Close()
-		return
-	}
-	p.mu.Lock()
-	if !p.up {
-		p.mu.Unlock()
-		c.Close()
-		u.Close()
-		return
-	}
-	p.conns[c], p.conns[u] = struct{}{}, struct{}{}
-	p.mu.Unlock()
-	done := make(chan struct{}, 2)
-	pipe := func(dst, src net.Conn) {
-		_, _ = io.Copy(dst, src)
-		done <- struct{}{}
-	}
-	go pipe(u, c)
-	go pipe(c, u)
-	<-done
-	c.Close()
-	u.Close()
-	p.mu.Lock()
-	delete(p.conns, c)
-	delete(p.conns, u)
-	p.mu.Unlock()
-}
-
-// cut drops every connection and refuses new ones.
-func (p *dbProxy) cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.up = false
-	for c := range p.conns {
-		c.Close()
-	}
-}
-
-func (p *dbProxy) restore() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.up = true
-}
-
-// via returns dbURL with its host and port replaced by the proxy's.
-func (p *dbProxy) via(t *testing.T, dbURL string) string {
-	t.Helper()
-	u, err := url.Parse(dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Host = p.ln.Addr().String()
-	return u.String()
-}
 
 // TestOutageRescuesNothingAlive runs two real worker processes whose only
 // way to the database is a proxy, and cuts it for well over
@@ -129,11 +22,7 @@ func TestOutageRescuesNothingAlive(t *testing.T) {
 	bin, dbURL, pool := workerProcessSetup(t)
 	blobDir := t.TempDir()
 	e := newEnv(t, pool, blobDir)
-	u, err := url.Parse(dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := startDBProxy(t, u.Host)
+	proxy := testdb.StartProxy(t, dbURL)
 
 	// Heartbeats every second, dead after four: the outage below lasts
 	// longer. No ladder: the test counts its own matches.
@@ -143,7 +32,7 @@ func TestOutageRescuesNothingAlive(t *testing.T) {
 	var workDirs []string
 	for range 2 {
 		dir := t.TempDir()
-		_, out := startWorkerProcess(t, bin, proxy.via(t, dbURL), blobDir, dir, env...)
+		_, out := startWorkerProcess(t, bin, proxy.URL(), blobDir, dir, env...)
 		outs, workDirs = append(outs, out), append(workDirs, dir)
 	}
 
@@ -189,7 +78,7 @@ func TestOutageRescuesNothingAlive(t *testing.T) {
 		events.waitRound(t, id, 1, 2*time.Minute)
 	}
 
-	proxy.cut()
+	proxy.Cut()
 	cutAt := time.Now()
 	// The outage lasts until each worker has seen a dozen heartbeats
 	// fail, a second or more apart: every heartbeat in the database is
@@ -201,7 +90,7 @@ func TestOutageRescuesNothingAlive(t *testing.T) {
 	if outage < 2*deadAfter {
 		t.Fatalf("the outage lasted %s, not past WORKER_DEAD_AFTER twice", outage)
 	}
-	proxy.restore()
+	proxy.Restore()
 
 	for _, id := range matches {
 		if m := e.waitMatch(t, id, 10*time.Minute); m.Status != "finished" {
