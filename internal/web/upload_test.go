@@ -153,6 +153,10 @@ func TestUpload(t *testing.T) {
 		{"path leaving the folder", makeZip(t, zipFile{name: "bot.json", body: []byte(pythonBotJSON)}, zipFile{name: "bot.py", body: []byte("x")}, zipFile{name: "../evil.py", body: []byte("x")}), 422, "evil.py"},
 		{"symbolic link", makeZip(t, zipFile{name: "bot.json", body: []byte(pythonBotJSON)}, zipFile{name: "bot.py", body: []byte("/etc/passwd"), mode: fs.ModeSymlink | 0o777}), 422, "link"},
 		{"zip bomb", bomb, 422, "zip bomb"},
+		{"a 60,000-character NickName", makeZip(t, zipFile{name: "bot.json", body: []byte(strings.Replace(pythonBotJSON, `"Pyro"`, `"`+strings.Repeat("N", 60000)+`"`, 1))},
+			zipFile{name: "bot.py", body: []byte("x")}), 422, "NickName is 60000 characters long; at most 100 are allowed"},
+		{"a long RunArgs", makeZip(t, zipFile{name: "bot.json", body: []byte(strings.Replace(pythonBotJSON, `"RunArgs":""`, `"RunArgs":"`+strings.Repeat("-v ", 400)+`"`, 1))},
+			zipFile{name: "bot.py", body: []byte("x")}), 422, "RunArgs is 1200 characters long"},
 		{"over the size limit", makeZip(t, zipFile{name: "bot.json", body: []byte(pythonBotJSON)}, zipFile{name: "noise", body: randomBytes(1<<20 + 1000)}), 413, "limit of 1 MiB"},
 		{"far over the size limit", makeZip(t, zipFile{name: "bot.json", body: []byte(pythonBotJSON)}, zipFile{name: "noise", body: randomBytes(3 << 20)}), 413, "limit of 1 MiB"},
 	}
