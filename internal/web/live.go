@@ -143,6 +143,11 @@ func (h *Handler) matchEvents(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	release, ok := h.takeStream(w, r)
+	if !ok {
+		return
+	}
+	defer release()
 	sse := startSSE(w)
 	if ended(m.Status) {
 		sse.send(sseEvent{name: "end", data: statusJSON(m.Status)})
