@@ -266,10 +266,12 @@ func (w *Worker) beat(ctx context.Context, st *store.Store, c *contact) {
 	}
 }
 
-// beatOnce records one heartbeat, giving up after a heartbeat's time: a
-// database that does not answer is as good as down.
+// beatOnce records one heartbeat, giving up after DeadAfter: by then the
+// others take this worker for dead anyway, and a database that does not
+// answer (a lost network drops packets rather than refuse) is as good as
+// down.
 func (w *Worker) beatOnce(ctx context.Context, st *store.Store) error {
-	ctx, cancel := context.WithTimeout(ctx, w.deps.HeartbeatEvery)
+	ctx, cancel := context.WithTimeout(ctx, w.deps.DeadAfter)
 	defer cancel()
 	return st.WorkerBeat(ctx, w.heartbeat())
 }
