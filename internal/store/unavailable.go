@@ -10,10 +10,12 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// Unavailable reports whether err means that the database could not be
-// reached, rather than that a query was wrong: a refused or dropped
-// connection, a server shutting down or still starting. Such an error is
-// worth trying again once the database is back; pages answer it with 503.
+// Unavailable reports whether err, returned by a database call, means
+// that the database could not be reached rather than that a query was
+// wrong: a refused or dropped connection, a server shutting down or still
+// starting. Such an error is worth trying again once the database is back.
+// A network error of another service looks the same: where err may come
+// from elsewhere too, confirm with Ping.
 func Unavailable(err error) bool {
 	if err == nil {
 		return false

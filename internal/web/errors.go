@@ -1,10 +1,12 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/web/page"
@@ -34,7 +36,7 @@ func (h *Handler) classify(r *http.Request, err error) (int, string) {
 		return http.StatusNotFound, "There is nothing here: it may never have existed, or it was removed."
 	case errors.As(err, &tooBig):
 		return http.StatusRequestEntityTooLarge, fmt.Sprintf("The upload is larger than the limit of %s.", mib(h.cfg.UploadMaxBytes))
-	case store.Unavailable(err):
+	case store.Unavailable(err) && !h.databaseAnswers(r.Context()):
 		h.logger.WarnContext(r.Context(), "database unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
 		return http.StatusServiceUnavailable, unavailableMsg
 	}
@@ -82,4 +84,12 @@ func mib(n int64) string {
 		return fmt.Sprintf("%d MiB", n>>20)
 	}
 	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// databaseAnswers pings the database, briefly: a network error may be the
+// blob store's, which is no reason to say the database is down.
+func (h *Handler) databaseAnswers(ctx context.Context) bool {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	return h.store.Ping(ctx) == nil
 }
