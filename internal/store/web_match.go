@@ -80,7 +80,7 @@ type MatchListParams struct {
 	// Game, when set, keeps the matches of that game.
 	Game string
 	// WithHidden keeps the games of battles whose results are hidden and
-	// not yet released; only organisers may see them (see HiddenGame).
+	// not yet released; only organisers may see them (see hiddenGame).
 	WithHidden bool
 	Limit      int
 	Offset     int
