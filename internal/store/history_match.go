@@ -91,8 +91,8 @@ func (s *Store) historyQuery(ctx context.Context, what, seats string, args ...an
 // order of its seat index; the games of hidden battles only withHidden.
 func (s *Store) BotHistory(ctx context.Context, botID int64, limit, offset int, withHidden bool) ([]HistoryRow, error) {
 	return s.historyQuery(ctx, fmt.Sprintf("bot %d", botID), `
-		SELECT match_id, bot_id FROM match_players WHERE bot_id = $1 AND `+notHidden("match_id", 4)+`
-		ORDER BY match_id DESC LIMIT $2 OFFSET $3`, botID, limit, offset, withHidden)
+		SELECT match_id, bot_id FROM match_players WHERE bot_id = $1 AND `+notHidden("match_id", withHidden)+`
+		ORDER BY match_id DESC LIMIT $2 OFFSET $3`, botID, limit, offset)
 }
 
 // ClanHistory pages through the matches of the bots of a clan's current
@@ -106,11 +106,11 @@ func (s *Store) ClanHistory(ctx context.Context, clanID int64, limit, offset int
 		JOIN bots b ON b.owner_id = c.user_id
 		CROSS JOIN LATERAL (
 			SELECT x.match_id, x.bot_id, x.seat FROM match_players x
-			WHERE x.bot_id = b.id AND `+notHidden("x.match_id", 4)+`
+			WHERE x.bot_id = b.id AND `+notHidden("x.match_id", withHidden)+`
 			ORDER BY x.match_id DESC LIMIT $2::int + $3::int
 		) p
 		WHERE c.clan_id = $1
-		ORDER BY p.match_id DESC, p.seat LIMIT $2 OFFSET $3`, clanID, limit, offset, withHidden)
+		ORDER BY p.match_id DESC, p.seat LIMIT $2 OFFSET $3`, clanID, limit, offset)
 }
 
 // RatingPoint is a bot's rating after one rated match.
@@ -188,8 +188,8 @@ func (s *Store) HeadToHeadGet(ctx context.Context, a, b int64, limit int, withHi
 		SELECT `+matchColumns+` FROM matches m WHERE m.id IN (
 			SELECT pa.match_id FROM match_players pa
 			JOIN match_players pb ON pb.match_id = pa.match_id AND pb.bot_id = $2
-			WHERE pa.bot_id = $1 AND `+notHidden("pa.match_id", 4)+` ORDER BY pa.match_id DESC LIMIT $3)
-		ORDER BY m.id DESC`, a, b, limit, withHidden)
+			WHERE pa.bot_id = $1 AND `+notHidden("pa.match_id", withHidden)+` ORDER BY pa.match_id DESC LIMIT $3)
+		ORDER BY m.id DESC`, a, b, limit)
 	if err != nil {
 		return nil, nil, fmt.Errorf("store: matches between bots %d and %d: %w", a, b, err)
 	}

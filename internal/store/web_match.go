@@ -93,24 +93,29 @@ type MatchListParams struct {
 const hiddenGame = `EXISTS (SELECT 1 FROM battle_games hg JOIN battles hb ON hb.id = hg.battle_id
 	WHERE hg.match_id = %s AND hb.results_hidden AND NOT hb.released)`
 
-// notHidden keeps the rows of column's match unless it is a hidden
-// battle game, or keeps them all when the argument numbered arg is true.
-func notHidden(column string, arg int) string {
-	return fmt.Sprintf("($%d OR NOT "+hiddenGame+")", arg, column)
+// notHidden is a condition that keeps the rows of column's match unless
+// it is a hidden battle game, or keeps them all withHidden. It is left
+// out of the query rather than made a parameter, so the planner can use
+// it (an anti-join on battle_games' match index).
+func notHidden(column string, withHidden bool) string {
+	if withHidden {
+		return "true"
+	}
+	return "NOT " + fmt.Sprintf(hiddenGame, column)
 }
 
 // MatchRows lists matches, newest first, with their players (without logs).
 func (s *Store) MatchRows(ctx context.Context, p MatchListParams) ([]MatchRow, error) {
-	q := `SELECT ` + matchColumns + ` FROM matches m WHERE ($3 = '' OR m.game = $3) AND ` + notHidden("m.id", 4) + `
+	q := `SELECT ` + matchColumns + ` FROM matches m WHERE ($3 = '' OR m.game = $3) AND ` + notHidden("m.id", p.WithHidden) + `
 		ORDER BY m.id DESC LIMIT $1 OFFSET $2`
-	args := []any{p.Limit, p.Offset, p.Game, p.WithHidden}
+	args := []any{p.Limit, p.Offset, p.Game}
 	if p.BotID != 0 {
 		// Page through the bot's seats in index order, then fetch those
 		// matches: scanning matches newest first would read thousands of
 		// rows for a bot with few recent games.
 		q = `SELECT ` + matchColumns + ` FROM (
 				SELECT DISTINCT mp.match_id FROM match_players mp JOIN matches g ON g.id = mp.match_id
-				WHERE mp.bot_id = $5 AND ($3 = '' OR g.game = $3) AND ` + notHidden("mp.match_id", 4) + `
+				WHERE mp.bot_id = $4 AND ($3 = '' OR g.game = $3) AND ` + notHidden("mp.match_id", p.WithHidden) + `
 				ORDER BY mp.match_id DESC LIMIT $1 OFFSET $2
 			) p JOIN matches m ON m.id = p.match_id
 			ORDER BY m.id DESC`
