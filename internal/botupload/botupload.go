@@ -137,6 +137,12 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 	var res *store.UploadResult
 	var written string
 	err = s.store.InTx(ctx, func(tx pgx.Tx, st *store.Store) error {
+		// The platform's own starters are named by the platform.
+		if !u.House {
+			if err := nameTaken(ctx, st, u.OwnerID, name, insp.Game); err != nil {
+				return err
+			}
+		}
 		var err error
 		res, err = st.UploadRecord(ctx, store.UploadParams{
 			OwnerID: u.OwnerID, Name: name, Game: insp.Game, Language: insp.Language, BotType: insp.BotType,
@@ -167,7 +173,10 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 				s.logger.ErrorContext(ctx, "remove zip of failed upload", "key", written, "err", derr)
 			}
 		}
+		var refusal *Error
 		switch {
+		case errors.As(err, &refusal):
+			return nil, refusal
 		case errors.Is(err, store.ErrGameMismatch):
 			return nil, refuse(Conflict,
 				"You already have a bot called %q for another game; this zip is for %s. Choose another name.", name, insp.Game)
