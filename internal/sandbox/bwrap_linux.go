@@ -182,7 +182,12 @@ func (b *Bwrap) args(c Cmd, limits Limits) ([]string, error) {
 	if tmp <= 0 {
 		tmp = 64 << 20
 	}
-	a = append(a, "--proc", "/proc", "--dev", "/dev", "--size", fmt.Sprint(tmp), "--tmpfs", "/tmp")
+	// /proc read-only: the command's uid maps to the worker's, root on
+	// the platform, and root owns /proc/sys, whose files (core_pattern,
+	// modprobe) would otherwise take its writes. bubblewrap covers
+	// /proc/sys itself only where it finds the folder writable, which it
+	// is not (mode 0555) while its files are.
+	a = append(a, "--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev", "--size", fmt.Sprint(tmp), "--tmpfs", "/tmp")
 	for _, p := range b.readOnly {
 		a = append(a, "--ro-bind", p, p)
 	}

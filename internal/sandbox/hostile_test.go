@@ -272,9 +272,14 @@ var hostileCases = []struct {
 		}
 	}},
 	{name: "kill_all", check: wantCommand},
-	// On a busy machine the wall time may end the turn before the disk
-	// watchdog does; either way the folders stay within the bound.
-	{name: "disk_filler", tune: func(l *Limits) { l.WallTime = testenv.Scaled(8 * time.Second) }, check: func(t *testing.T, e *hostileEnv, r Result) {
+	// The bot gets all the time it needs to reach the disk bound: on a slow
+	// machine its CPU second would otherwise end it first, proving nothing
+	// of the bound. On a busy machine the wall time may still end the turn
+	// before the disk watchdog does; either way the folders stay within
+	// the bound.
+	{name: "disk_filler", tune: func(l *Limits) {
+		l.WallTime, l.CPUTime = testenv.Scaled(time.Minute), testenv.Scaled(time.Minute)
+	}, check: func(t *testing.T, e *hostileEnv, r Result) {
 		if r.Signal != "SIGKILL" || !(r.TimedOut || bytes.Contains(r.Stderr, []byte("wrote more than"))) {
 			t.Errorf("want killed for writing too much: %+v %s", r, r.Stderr)
 		}
