@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/broadside/broadside/internal/repro"
 )
 
 // TestParseArgs covers the original engine's flags (spec §10) and the
@@ -55,5 +57,21 @@ func TestParseArgs(t *testing.T) {
 				t.Errorf("parseArgs =\n%+v\nwant\n%+v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestParseReplayCommand reads the command a match page shows
+// (internal/repro) as the match it names: its game, seed, map size, mode
+// and folders in seat order, whatever the folders are called.
+func TestParseReplayCommand(t *testing.T) {
+	m := repro.Match{Game: "entelect", Seed: -9, Size: 3}
+	folders := []string{"-dashing", "ann/v2/Amy"}
+	got, err := parseArgs(repro.Args(m, folders))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config{game: "entelect", seed: -9, seedSet: true, size: 3, tournament: true, bots: []string{"./-dashing", "ann/v2/Amy"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("parseArgs =\n%+v\nwant\n%+v", got, want)
 	}
 }

@@ -182,21 +182,12 @@ func sandboxes(ctx context.Context, cfg Config, log *slog.Logger) (runners, stri
 	// What the sandbox enforces here, so a deploy (a container's security
 	// options, its cgroups) can be checked from the log.
 	log.Info("sandbox probe", "capabilities", caps.String())
-	// Every bot command gets the turn's limits where its rule set sets
-	// none, whatever path runs it (a session, a fresh sandbox, a
-	// long-lived process).
-	match, err := sandbox.NewBwrap(sandbox.BwrapConfig{Logger: log, TurnDefaults: sandbox.TurnDefaults()})
+	sb, err := jobs.NewSandboxes(log)
 	if err != nil {
 		cgroups.Close()
-		return runners{}, "", fmt.Errorf("sandbox: %w", err)
+		return runners{}, "", err
 	}
-	// Builds write dependencies (node_modules, jars): more disk.
-	bld, err := sandbox.NewBwrap(sandbox.BwrapConfig{Logger: log, DiskBytes: 2 << 30, TmpBytes: 256 << 20})
-	if err != nil {
-		cgroups.Close()
-		return runners{}, "", fmt.Errorf("sandbox: %w", err)
-	}
-	return runners{match: match, build: bld, cgroups: cgroups}, "bwrap", nil
+	return runners{match: sb.Match, build: sb.Build, cgroups: cgroups}, "bwrap", nil
 }
 
 // waitForDatabase waits up to within for the database to answer, so a

@@ -17,6 +17,7 @@ import (
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/build"
 	"github.com/broadside/broadside/internal/game"
+	"github.com/broadside/broadside/internal/repro"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -182,7 +183,10 @@ func (w *MatchWorker) play(ctx context.Context, id int64, log *slog.Logger) (*pl
 	return &played{match: m, summary: sum, replay: key, traits: rs.Traits()}, nil
 }
 
-// fetchBots unpacks each seat's built artifact into its own folder.
+// fetchBots unpacks each seat's built artifact into its own folder, named
+// for the bot as the match page's battleship command names it
+// (repro.Folder): a bot whose manifest names no player is named for its
+// folder, in the replay as on the contestant's machine.
 func (w *MatchWorker) fetchBots(ctx context.Context, seats []store.MatchSeat, tmp string) ([]string, error) {
 	dirs := make([]string, len(seats))
 	for i, s := range seats {
@@ -192,7 +196,12 @@ func (w *MatchWorker) fetchBots(ctx context.Context, seats []store.MatchSeat, tm
 		} else if err != nil {
 			return nil, err
 		}
-		dirs[i] = filepath.Join(tmp, fmt.Sprintf("seat-%d", i))
+		seatDir := filepath.Join(tmp, fmt.Sprintf("seat-%d", i))
+		if err := os.Mkdir(seatDir, 0o755); err != nil {
+			r.Close()
+			return nil, err
+		}
+		dirs[i] = filepath.Join(seatDir, repro.Folder(s.BotName))
 		err = build.Unpack(r, dirs[i])
 		r.Close()
 		if err != nil {

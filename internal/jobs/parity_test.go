@@ -18,21 +18,22 @@ import (
 	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/jobs"
+	"github.com/broadside/broadside/internal/repro"
 	"github.com/broadside/broadside/internal/sandbox"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testenv"
 )
 
-// parityBot is one bot of the parity corpus (testdata/parity), shaped like
-// the real bots of the original competitions.
+// parityBot is one bot folder of the parity corpus (testdata/parity),
+// shaped like the real bots of the original competitions.
 type parityBot struct {
-	dir   string // under testdata/parity
-	game  string
-	seats int
-	size  int // map size, 0 for the game's default
+	dir string // under testdata/parity
 	// starter, when set, is a starter bot's script the test puts in the
 	// folder as script, behind "#!/usr/bin/env python".
 	starter, script string
+	// ship, when set, replaces the Hit and Sunk starter's ship choice, so
+	// that the seats of a free-for-all are different bots.
+	ship int
 	// needs are the programs the bot cannot play without; the test fails
 	// when one is missing (scripts/setup.sh installs them all).
 	needs []string
@@ -40,47 +41,97 @@ type parityBot struct {
 	// "python" is a Python 2.7 and crashes, with a note in its log,
 	// where it is Python 3 (Debian 12 has no Python 2.7).
 	python2 bool
-	// seed, when set, replaces the corpus's seed for this bot: one on
-	// which its copies meet and fire.
-	seed int64
 }
 
-var parityCorpus = []parityBot{
+var parityBots = []parityBot{
 	// Aimless Amy and Aleatory Alex: Python 3 code behind #!/usr/bin/env python.
-	{dir: "deepship-env-python", game: "deepship", seats: 2, needs: []string{"python3"},
-		starter: "deepship-python3/src/main.py", script: "main.py"},
-	{dir: "entelect-env-python", game: "entelect", seats: 2, size: 1, needs: []string{"python3"}},
-	// On the corpus's seed the three copies sail all 100 rounds without
-	// meeting; on seed 1 they fight. The bot keeps a state file in its
-	// folder, so the command, given one folder three times, must give
-	// each seat its own copy as the worker does.
-	{dir: "hitandsunk-env-python", game: "hitandsunk", seats: 3, seed: 1, needs: []string{"python3"},
-		starter: "hitandsunk-python3/bot.py", script: "bot.py"},
-	// BrainJar run.sh bots, as the original template wrote them.
-	{dir: "brainjar-python", game: "brainjar", seats: 2, needs: []string{"python3"}},
-	{dir: "brainjar-python2", game: "brainjar", seats: 2, needs: []string{"python3"}, python2: true},
-	{dir: "brainjar-coffee", game: "brainjar", seats: 2, needs: []string{"coffee"}},
-	{dir: "brainjar-node", game: "brainjar", seats: 2, needs: []string{"node"}},
-	{dir: "brainjar-ruby-noexec", game: "brainjar", seats: 2, needs: []string{"ruby"}},
-	{dir: "brainjar-perl", game: "brainjar", seats: 2, needs: []string{"perl"}},
-	{dir: "brainjar-java", game: "brainjar", seats: 2, needs: []string{"java", "javac", "jar"}},
+	{dir: "deepship-env-python", needs: []string{"python3"}, starter: "deepship-python3/src/main.py", script: "main.py"},
+	{dir: "entelect-env-python", needs: []string{"python3"}},
+	// The Hit and Sunk starter keeps a state file in its folder between
+	// calls, so each seat must play from its own folder.
+	{dir: "hitandsunk-env-python", needs: []string{"python3"}, starter: "hitandsunk-python3/bot.py", script: "bot.py"},
+	{dir: "hitandsunk-cruiser", needs: []string{"python3"}, starter: "hitandsunk-python3/bot.py", script: "bot.py", ship: 3},
+	{dir: "hitandsunk-destroyer", needs: []string{"python3"}, starter: "hitandsunk-python3/bot.py", script: "bot.py", ship: 1},
+	{dir: "hitandsunk-carrier", needs: []string{"python3"}, starter: "hitandsunk-python3/bot.py", script: "bot.py", ship: 5},
+	// BrainJar run.sh bots, as the original template wrote them. They
+	// have no manifest: each is named for its folder.
+	{dir: "brainjar-python", needs: []string{"python3"}},
+	{dir: "brainjar-python2", needs: []string{"python3"}, python2: true},
+	{dir: "brainjar-coffee", needs: []string{"coffee"}},
+	{dir: "brainjar-node", needs: []string{"node"}},
+	{dir: "brainjar-ruby-noexec", needs: []string{"ruby"}},
+	{dir: "brainjar-perl", needs: []string{"perl"}},
+	{dir: "brainjar-java", needs: []string{"java", "javac", "jar"}},
 	// C# slot: a BrainJar or Entelect bot shipped as a .exe run by mono
 	// goes here, with needs "mono".
 }
 
-// TestParity plays every corpus bot against copies of itself three ways on
-// a fixed seed: with the battleship command on the host, with it in the
-// sandbox (--sandbox), and uploaded, built and played by a real worker in
-// its sandbox. The summaries must be equal, and the bots must play: a bot
-// that plays outside must not lose inside for a reason of the sandbox's
-// own (a missing interpreter, a file it cannot see). Time limits are
-// lifted in all three so that a busy machine cannot tell them apart.
+// parityMatch is one match of the parity test: the corpus folder of each
+// seat, in seat order, and a seed on which the bots fight.
+//
+// The Hit and Sunk seeds were chosen by playing each match with the
+// battleship command (--nolimit) on seeds 1, 2, 3, … and taking the first
+// on which every seat lands shots: on most, ships sail a grid of 32 to 34
+// cells a side for 100 rounds without meeting, or one ship is sunk before
+// it fires. The two-player games keep seed 7: their bots hunt the whole
+// board, so both land shots on any seed (Entelect draws nothing from it;
+// BrainJar and In Deep Ship draw who starts). The test checks that every
+// seat still lands shots, so a seed that stops meaning a fight fails
+// rather than passing quietly.
+type parityMatch struct {
+	name  string
+	game  string
+	size  int // map size, 0 for the game's default
+	seed  int64
+	seats []string
+	// oneBot uploads the seats' folder once and seats that one bot in
+	// every seat; otherwise each seat is a bot of its own.
+	oneBot bool
+}
+
+var parityMatches = []parityMatch{
+	{name: "entelect", game: "entelect", size: 1, seed: 7, seats: twice("entelect-env-python")},
+	{name: "deepship", game: "deepship", seed: 7, seats: twice("deepship-env-python")},
+	{name: "hitandsunk-2", game: "hitandsunk", seed: 3, seats: []string{"hitandsunk-env-python", "hitandsunk-cruiser"}},
+	// One bot in three seats: the worker unpacks it for each; the command
+	// names its folder three times and plays each later seat from a copy.
+	// The bot keeps a state file in its folder: seats sharing one folder
+	// read each other's and play another game than the worker's.
+	{name: "hitandsunk-one-bot", game: "hitandsunk", seed: 3, oneBot: true,
+		seats: []string{"hitandsunk-env-python", "hitandsunk-env-python", "hitandsunk-env-python"}},
+	{name: "hitandsunk-3", game: "hitandsunk", seed: 3,
+		seats: []string{"hitandsunk-env-python", "hitandsunk-cruiser", "hitandsunk-destroyer"}},
+	{name: "hitandsunk-4", game: "hitandsunk", seed: 22,
+		seats: []string{"hitandsunk-env-python", "hitandsunk-cruiser", "hitandsunk-destroyer", "hitandsunk-carrier"}},
+	{name: "brainjar-python", game: "brainjar", seed: 7, seats: twice("brainjar-python")},
+	{name: "brainjar-python2", game: "brainjar", seed: 7, seats: twice("brainjar-python2")},
+	{name: "brainjar-coffee", game: "brainjar", seed: 7, seats: twice("brainjar-coffee")},
+	{name: "brainjar-node", game: "brainjar", seed: 7, seats: twice("brainjar-node")},
+	{name: "brainjar-ruby-noexec", game: "brainjar", seed: 7, seats: twice("brainjar-ruby-noexec")},
+	{name: "brainjar-perl", game: "brainjar", seed: 7, seats: twice("brainjar-perl")},
+	{name: "brainjar-java", game: "brainjar", seed: 7, seats: twice("brainjar-java")},
+}
+
+func twice(dir string) []string { return []string{dir, dir} }
+
+// TestParity plays every parity match three ways and requires the same
+// replay from each, file by file: uploaded, built and played by a real
+// worker in its sandbox; then, from the battleship command the match's
+// page shows (repro), on the host and in the sandbox (--sandbox), with
+// the bots laid out in the folders that command names. Time limits are
+// lifted in all three so that a busy machine cannot tell them apart. What
+// may differ (time stamps, paths, measured times) is listed in
+// replayExemptions. The bots must fight: a bot that plays outside must not
+// lose inside for a reason of the sandbox's own (a missing interpreter, a
+// file it cannot see), and a seed on which nobody hits proves little.
 func TestParity(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays real bots in the sandbox")
 	}
-	for _, b := range parityCorpus {
+	bots := map[string]parityBot{}
+	for _, b := range parityBots {
 		testenv.RequireProgram(t, b.needs...)
+		bots[b.dir] = b
 	}
 	ctx := context.Background()
 	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(ctx)))
@@ -94,66 +145,67 @@ func TestParity(t *testing.T) {
 	bin := filepath.Join(tmp, "battleship")
 	runIn(t, ".", "go", "build", "-o", bin, "../../cmd/battleship")
 	corpus := filepath.Join(tmp, "corpus")
-	if err := os.CopyFS(corpus, os.DirFS(filepath.Join("testdata", "parity"))); err != nil {
-		t.Fatal(err)
-	}
-	// os.CopyFS drops the modes the corpus depends on (the executable
-	// bits, and the lack of one on a run.sh).
-	copyModes(t, filepath.Join("testdata", "parity"), corpus)
-	for _, b := range parityCorpus {
-		if b.starter != "" {
-			envPython(t, filepath.Join("..", "..", "bots", b.starter), filepath.Join(corpus, b.dir, b.script))
-		}
-	}
-	java := filepath.Join(corpus, "brainjar-java")
-	runIn(t, java, "javac", "-d", filepath.Join(tmp, "classes"), "src/Bot.java")
-	runIn(t, java, "jar", "cfe", "bot.jar", "Bot", "-C", filepath.Join(tmp, "classes"), ".")
+	makeCorpus(t, corpus, tmp)
 
 	e := setup(t)
 	startParityWorker(t, e, t.TempDir())
 
-	// Upload everything first, so the worker builds while the command plays.
+	// Upload everything first, so the worker builds while matches play.
 	versions := map[string][]int64{}
-	for _, b := range parityCorpus {
-		data := zipDir(t, filepath.Join(corpus, b.dir), nil)
-		for i := range b.seats {
-			versions[b.dir] = append(versions[b.dir], e.upload(t, fmt.Sprintf("%s-%d", b.dir, i+1), data))
+	for _, m := range parityMatches {
+		for i, dir := range m.seats {
+			if m.oneBot && i > 0 {
+				versions[m.name] = append(versions[m.name], versions[m.name][0])
+				continue
+			}
+			data := zipDir(t, filepath.Join(corpus, dir), nil)
+			versions[m.name] = append(versions[m.name], e.upload(t, fmt.Sprintf("%s-%d", m.name, i), data))
 		}
 	}
-	for _, b := range parityCorpus {
-		t.Run(b.dir, func(t *testing.T) {
-			seed := int64(7)
-			if b.seed != 0 {
-				seed = b.seed
+	// Queue each match once its bots are built, so the worker plays them
+	// while the command does.
+	queued := map[string]int64{}
+	for _, m := range parityMatches {
+		queued[m.name] = queueParityMatch(t, e, m, versions[m.name])
+	}
+	for _, m := range parityMatches {
+		t.Run(m.name, func(t *testing.T) {
+			python2 := false
+			for _, dir := range m.seats {
+				python2 = python2 || bots[dir].python2
 			}
-			dirs := make([]string, b.seats)
-			for i := range dirs {
-				dirs[i] = filepath.Join(corpus, b.dir)
-			}
-			plain, plainLogs := playCommand(t, bin, b, seed, dirs, false)
-			t.Logf("plain:   %s", outcome(plain))
-			boxed, boxedLogs := playCommand(t, bin, b, seed, dirs, true)
-			t.Logf("sandbox: %s", outcome(boxed))
-			worker, workerLogs := playWorker(t, e, b, versions[b.dir], seed)
-			t.Logf("worker:  %s", outcome(worker))
+			row, portal := workerPlayed(t, e, m, queued[m.name])
+			t.Logf("worker:  %s", outcome(portal.summary))
 
-			if d := summaryDiff(plain, boxed); d != "" {
-				t.Errorf("--sandbox differs from the plain run: %s", d)
+			// The command of the match's page, run where the bots are
+			// in the folders it names, fresh from their uploads.
+			rm := repro.ForMatch(row, rulesets.Registry())
+			folders := repro.Folders(rm.Seats)
+			t.Logf("replayed with: %s", repro.Command(rm))
+			args := repro.Args(rm, folders)
+			plain := playCommand(t, bin, layOut(t, corpus, m, folders), args, false)
+			t.Logf("plain:   %s", outcome(plain.summary))
+			boxed := playCommand(t, bin, layOut(t, corpus, m, folders), args, true)
+			t.Logf("sandbox: %s", outcome(boxed.summary))
+
+			if d := diffReplays(plain.files, portal.files); d != "" {
+				t.Errorf("the worker's replay differs from the command's (-command +worker):\n%s", d)
 			}
-			if d := summaryDiff(plain, worker); d != "" {
-				t.Errorf("the worker differs from the plain run: %s", d)
+			if d := diffReplays(plain.files, boxed.files); d != "" {
+				t.Errorf("the replay of --sandbox differs from the plain run's (-plain +sandbox):\n%s", d)
 			}
-			if b.python2 && !hasPython2 {
+			if python2 && !hasPython2 {
 				// Python 3 cannot run it: every run fails alike, and says why.
-				for _, logs := range [][]string{plainLogs, boxedLogs, workerLogs} {
-					if len(logs) == 0 || !strings.Contains(logs[0], "python is Python 3 on this machine") {
-						t.Errorf("no note about python in the bot's log:\n%s", strings.Join(logs, "\n---\n"))
+				for i := range m.seats {
+					log := portal.files[fmt.Sprintf("%d/log.txt", i)]
+					if !strings.Contains(log, "python is Python 3 on this machine") {
+						t.Errorf("no note about python in the log of seat %d:\n%s", i, log)
 					}
 				}
 				return
 			}
-			for name, s := range map[string]*game.Summary{"plain": plain, "sandbox": boxed, "worker": worker} {
-				if err := played(s); err != nil {
+			for name, r := range map[string]*parityRun{"plain": plain, "sandbox": boxed, "worker": portal} {
+				if err := fought(r.summary, len(m.seats)); err != nil {
 					t.Errorf("%s: %v", name, err)
 				}
 			}
@@ -161,40 +213,128 @@ func TestParity(t *testing.T) {
 	}
 }
 
-// startParityWorker runs a worker that plays in the sandbox without time
-// limits and builds in the sandbox.
-func startParityWorker(t *testing.T, e *env, workDir string) {
+// makeCorpus copies testdata/parity to dir with its files' modes, and
+// puts the starter scripts in.
+func makeCorpus(t *testing.T, dir, tmp string) {
 	t.Helper()
-	bw, err := sandbox.NewBwrap(sandbox.BwrapConfig{})
-	if err != nil {
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "parity"))); err != nil {
 		t.Fatal(err)
 	}
-	buildRunner, err := sandbox.NewBwrap(sandbox.BwrapConfig{DiskBytes: 1 << 30})
+	// os.CopyFS drops the modes the corpus depends on (the executable
+	// bits, and the lack of one on a run.sh).
+	copyModes(t, filepath.Join("testdata", "parity"), dir)
+	for _, b := range parityBots {
+		if b.starter == "" {
+			continue
+		}
+		script := envPython(t, filepath.Join("..", "..", "bots", b.starter))
+		if b.ship != 0 {
+			const choice = "\nSHIP = 4 "
+			if !bytes.Contains(script, []byte(choice)) {
+				t.Fatalf("%s: no %q to change", b.starter, choice)
+			}
+			script = bytes.Replace(script, []byte(choice), fmt.Appendf(nil, "\nSHIP = %d ", b.ship), 1)
+		}
+		if err := os.WriteFile(filepath.Join(dir, b.dir, b.script), script, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	java := filepath.Join(dir, "brainjar-java")
+	runIn(t, java, "javac", "-d", filepath.Join(tmp, "classes"), "src/Bot.java")
+	runIn(t, java, "jar", "cfe", "bot.jar", "Bot", "-C", filepath.Join(tmp, "classes"), ".")
+}
+
+// startParityWorker runs a worker with the sandboxes cmd/worker makes
+// (SANDBOX=required), without time limits.
+func startParityWorker(t *testing.T, e *env, workDir string) {
+	t.Helper()
+	sb, err := jobs.NewSandboxes(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	runWorker(t, e, jobs.Deps{
-		Pool: e.pool, Bucket: e.bucket, Games: rulesets.Registry(), WorkDir: workDir, Bwrap: bw,
-		Builder: build.New(buildRunner), NoTimeLimits: true,
+		Pool: e.pool, Bucket: e.bucket, Games: rulesets.Registry(), WorkDir: workDir,
+		Bwrap: sb.Match, Builder: build.New(sb.Build), TurnLimits: sandbox.TurnDefaults(), NoTimeLimits: true,
 		MatchConcurrency: 2, BuildConcurrency: 2, ShutdownGrace: 10 * time.Second,
 	})
 }
 
-// playCommand plays one match with the battleship command as the worker
-// does (tournament mode, no time limits) and returns its summary and each
-// seat's log from the replay folder.
-func playCommand(t *testing.T, bin string, b parityBot, seed int64, dirs []string, confined bool) (*game.Summary, []string) {
+// parityRun is one play of a match: its summary and its replay's files by
+// path, bot logs included (see replayFiles).
+type parityRun struct {
+	summary *game.Summary
+	files   map[string]string
+}
+
+// layOut makes a folder holding each seat's bot from the corpus in the
+// folder the match page's command names for it, and returns it.
+func layOut(t *testing.T, corpus string, m parityMatch, folders []string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for i, f := range folders {
+		dst := filepath.Join(dir, filepath.FromSlash(f))
+		if _, err := os.Stat(dst); err == nil {
+			continue // one folder for several seats of one version
+		}
+		copyBot(t, filepath.Join(corpus, m.seats[i]), dst)
+	}
+	return dir
+}
+
+// queueParityMatch waits for the uploaded versions to be built and queues
+// their match.
+func queueParityMatch(t *testing.T, e *env, m parityMatch, versions []int64) int64 {
+	t.Helper()
+	var bots []int64
+	for _, v := range versions {
+		got := e.waitBuilt(t, v, 20*time.Minute)
+		if got.BuildStatus != store.BuildOK {
+			t.Fatalf("%s: build of version %d: %s\n%s", m.name, v, got.BuildStatus, got.BuildLog)
+		}
+		bots = append(bots, got.BotID)
+	}
+	// A bot is rated once per match: one in every seat plays unranked.
+	p := store.MatchCreateParams{Game: m.game, MapSize: m.size, Seed: m.seed, Kind: "ladder", Ranked: true}
+	if m.oneBot {
+		p.Kind, p.Ranked = "challenge", false
+	}
+	return e.queueMatch(t, p, bots)
+}
+
+// workerPlayed waits for the worker to play match id and returns the
+// match and its replay as the platform stores it.
+func workerPlayed(t *testing.T, e *env, m parityMatch, id int64) (*store.MatchRow, *parityRun) {
+	t.Helper()
+	row := e.waitMatch(t, id, 20*time.Minute)
+	if row.Status != store.MatchFinished {
+		t.Fatalf("match %s: %s", row.Status, row.Error)
+	}
+	var sum game.Summary
+	if err := json.Unmarshal(row.Summary, &sum); err != nil {
+		t.Fatalf("summary: %v", err)
+	}
+	rs, err := rulesets.Registry().Get(m.game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := storedReplay(e.ctx, e.bucket, row, rs.Traits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return row, &parityRun{summary: &sum, files: files}
+}
+
+// playCommand plays one match with the battleship command in dir, with
+// args, the time limits lifted, and returns its summary and replay.
+func playCommand(t *testing.T, bin, dir string, args []string, confined bool) *parityRun {
 	t.Helper()
 	replay := filepath.Join(t.TempDir(), "replay")
-	args := []string{"--game", b.game, "--seed", fmt.Sprint(seed), "--json", "--nolimit", "--tournamentMode", "-l", replay}
-	if b.size != 0 {
-		args = append(args, "--size", fmt.Sprint(b.size))
-	}
+	args = append([]string{"--nolimit", "--json", "-l", replay}, args...)
 	if confined {
-		args = append(args, "--sandbox")
+		args = append([]string{"--sandbox"}, args...)
 	}
-	args = append(append(args, "-b"), dirs...)
 	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {
@@ -208,83 +348,29 @@ func playCommand(t *testing.T, bin string, b parityBot, seed int64, dirs []strin
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
 		t.Fatalf("summary: %v\n%s", err, out.String())
 	}
-	var logs []string
-	if b.game == "entelect" {
-		return &sum, logs
+	files, err := folderReplay(replay)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for i := range dirs {
-		// The local replay folder holds each bot's log (docs/battleship-command.md).
-		data, err := os.ReadFile(filepath.Join(replay, fmt.Sprint(i), "log.txt"))
-		if err != nil {
-			t.Fatalf("bot log of seat %d: %v", i, err)
-		}
-		logs = append(logs, string(data))
-	}
-	return &sum, logs
+	return &parityRun{summary: &sum, files: files}
 }
 
-// playWorker builds the uploaded versions and plays them in a ranked match
-// through the worker.
-func playWorker(t *testing.T, e *env, b parityBot, versions []int64, seed int64) (*game.Summary, []string) {
-	t.Helper()
-	var bots []int64
-	for _, v := range versions {
-		got := e.waitBuilt(t, v, 20*time.Minute)
-		if got.BuildStatus != store.BuildOK {
-			t.Fatalf("build of %s: %s\n%s", b.dir, got.BuildStatus, got.BuildLog)
-		}
-		bots = append(bots, got.BotID)
-	}
-	id := e.createGameMatch(t, b.game, b.size, seed, bots...)
-	m := e.waitMatch(t, id, 20*time.Minute)
-	if m.Status != store.MatchFinished {
-		t.Fatalf("match %s: %s", m.Status, m.Error)
-	}
-	var sum game.Summary
-	if err := json.Unmarshal(m.Summary, &sum); err != nil {
-		t.Fatalf("summary: %v", err)
-	}
-	logs := make([]string, len(m.Players))
-	for _, p := range m.Players {
-		if p.Seat >= 0 && p.Seat < len(logs) {
-			logs[p.Seat] = p.Log
-		}
-	}
-	return &sum, logs
-}
-
-// summaryDiff compares what the bots did (not their names, which the
-// platform takes from the bot rather than the manifest).
-func summaryDiff(a, b *game.Summary) string {
-	strip := func(s *game.Summary) string {
-		c := *s
-		c.Players = append([]game.PlayerSummary(nil), s.Players...)
-		for i := range c.Players {
-			c.Players[i].Name = ""
-		}
-		out, _ := json.Marshal(c)
-		return string(out)
-	}
-	if x, y := strip(a), strip(b); x != y {
-		return fmt.Sprintf("\n%s\nvs\n%s", x, y)
-	}
-	return ""
-}
-
-// played says whether the bots really played: shots were fired,
-// and nobody lost for failing to run.
-func played(s *game.Summary) error {
-	shots := 0
+// fought says whether the bots really played: nobody lost for failing to
+// run, and they hit each other: every seat lands shots.
+func fought(s *game.Summary, seats int) error {
+	hitting := 0
 	for _, p := range s.Players {
-		shots += p.ShotsFired
 		for _, bad := range []string{"crash", "could not", "not loaded", "timed out", "ended", "forfeit"} {
 			if strings.Contains(p.Reason, bad) {
 				return fmt.Errorf("player %s: %s", p.Key, p.Reason)
 			}
 		}
+		if p.ShotsLanded > 0 {
+			hitting++
+		}
 	}
-	if shots == 0 {
-		return fmt.Errorf("no shots fired: %s", outcome(s))
+	if want := max(2, seats); hitting < want {
+		return fmt.Errorf("%d of %d seats landed shots: %s", hitting, seats, outcome(s))
 	}
 	return nil
 }
@@ -297,9 +383,9 @@ func outcome(s *game.Summary) string {
 	return strings.Join(parts, "; ")
 }
 
-// envPython writes the Python 3 script src to dst, executable, behind the
-// #! line of the real In Deep Ship entries.
-func envPython(t *testing.T, src, dst string) {
+// envPython returns the Python 3 script src behind the #! line of the
+// real In Deep Ship entries.
+func envPython(t *testing.T, src string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(src)
 	if err != nil {
@@ -308,9 +394,19 @@ func envPython(t *testing.T, src, dst string) {
 	if bytes.HasPrefix(data, []byte("#!")) {
 		_, data, _ = bytes.Cut(data, []byte("\n"))
 	}
-	if err := os.WriteFile(dst, append([]byte("#!/usr/bin/env python\n"), data...), 0o755); err != nil {
+	return append([]byte("#!/usr/bin/env python\n"), data...)
+}
+
+// copyBot copies a bot folder with its files' modes, as an owner keeps it.
+func copyBot(t *testing.T, src, dst string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	copyModes(t, src, dst)
 }
 
 // copyModes gives each file under dst the permission bits of its twin

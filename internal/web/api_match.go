@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/broadside/broadside/internal/game"
+	"github.com/broadside/broadside/internal/repro"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -21,13 +23,17 @@ type apiMatchHead struct {
 
 type apiMatch struct {
 	apiMatchHead
-	MapSize    int              `json:"map_size"`
-	Seed       int64            `json:"seed"`
-	Players    []apiMatchPlayer `json:"players"`
-	Summary    json.RawMessage  `json:"summary"`
-	ReplayURL  *string          `json:"replay_url"`
-	CreatedAt  time.Time        `json:"created_at"`
-	FinishedAt *time.Time       `json:"finished_at"`
+	MapSize int   `json:"map_size"`
+	Seed    int64 `json:"seed"`
+	// ReplayCommand is the battleship command that plays the match again
+	// (internal/repro): the seed whole, where a JSON number read as a
+	// double would round it.
+	ReplayCommand string           `json:"replay_command"`
+	Players       []apiMatchPlayer `json:"players"`
+	Summary       json.RawMessage  `json:"summary"`
+	ReplayURL     *string          `json:"replay_url"`
+	CreatedAt     time.Time        `json:"created_at"`
+	FinishedAt    *time.Time       `json:"finished_at"`
 }
 
 type apiMatchPlayer struct {
@@ -67,9 +73,10 @@ func toAPIMatchPlayers(m *store.MatchRow, viewerID int64) []apiMatchPlayer {
 	return out
 }
 
-func toAPIMatch(m *store.MatchRow, viewerID int64) apiMatch {
+func toAPIMatch(m *store.MatchRow, viewerID int64, rules *game.Registry) apiMatch {
 	out := apiMatch{apiMatchHead: toAPIMatchHead(m), MapSize: m.MapSize, Seed: m.Seed, Summary: m.Summary,
-		CreatedAt: m.CreatedAt, FinishedAt: m.FinishedAt, Players: toAPIMatchPlayers(m, viewerID)}
+		ReplayCommand: repro.Command(repro.ForMatch(m, rules)),
+		CreatedAt:     m.CreatedAt, FinishedAt: m.FinishedAt, Players: toAPIMatchPlayers(m, viewerID)}
 	if len(out.Summary) == 0 {
 		out.Summary = json.RawMessage("null")
 	}
@@ -92,7 +99,7 @@ func (h *Handler) apiMatch(w http.ResponseWriter, r *http.Request) {
 		h.apiFail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, toAPIMatch(m, viewer))
+	writeJSON(w, http.StatusOK, toAPIMatch(m, viewer, h.cfg.Rules))
 }
 
 type apiLeaderboardRow struct {

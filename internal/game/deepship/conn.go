@@ -37,6 +37,8 @@ type conn struct {
 	stuck bool
 	// eof is set once the bot's stdout has ended.
 	eof bool
+	// hungUp is set once the bot's input is closed.
+	hungUp bool
 	// started is when the process started, for the placement allowance.
 	started time.Time
 }
@@ -195,15 +197,43 @@ func (c *conn) linesOrNil() chan line {
 	return c.lines
 }
 
-// close ends the bot: its input is closed, its tree killed, and what it
-// wrote on stderr returned.
-func (c *conn) close() string {
-	close(c.out)
+// hangUp closes the bot's input once the lines queued for it are written:
+// a bot reading its input sees it end.
+func (c *conn) hangUp() {
+	if !c.hungUp {
+		c.hungUp = true
+		close(c.out)
+	}
+}
+
+// close ends the bot and returns what it wrote on stderr. Its input is
+// closed; for up to grace it may then end by itself, writing out what it
+// still has to say (a negative grace waits as long as it takes); then its
+// tree is killed.
+func (c *conn) close(grace time.Duration) string {
+	c.hangUp()
 	if c.proc == nil {
 		return ""
 	}
-	_ = c.proc.Kill()
-	res, err := c.proc.Wait()
+	var res command.Result
+	var err error
+	ended := make(chan struct{})
+	go func() {
+		res, err = c.proc.Wait()
+		close(ended)
+	}()
+	var timeout <-chan time.Time
+	if grace >= 0 {
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case <-ended:
+	case <-timeout:
+		_ = c.proc.Kill()
+		<-ended
+	}
 	if err != nil {
 		return fmt.Sprintf("wait: %v\n", err)
 	}

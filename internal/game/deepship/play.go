@@ -40,6 +40,9 @@ const (
 	// they replace the runner's per-turn defaults.
 	roundWallTime = 2 * time.Hour
 	roundCPUTime  = 4 * time.Hour
+	// exitGrace is how long a bot may take to exit by itself once its
+	// input is closed at the end of the round, before it is killed.
+	exitGrace = time.Second
 	// stderrBytes is how much of a process's stderr is kept for its log.
 	stderrBytes = 256 << 10
 	// logBytes caps a bot's log of one match.
@@ -119,8 +122,24 @@ func (ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) (*g
 		return nil, err
 	}
 	err := m.play(ctx)
+	// Both bots see their input end at once, and each may then finish
+	// what it writes on stderr (its log) and exit by itself: a kill at a
+	// moment of the machine's choosing would cut the log at a different
+	// line each time. Without time limits they take as long as they need.
+	grace := exitGrace
+	switch {
+	case ctx.Err() != nil:
+		grace = 0 // the match is being cut short
+	case opts.NoLimit:
+		grace = -1
+	}
 	for _, p := range m.players {
-		p.stop("round over")
+		if p.conn != nil {
+			p.conn.hangUp()
+		}
+	}
+	for _, p := range m.players {
+		p.stop("round over", grace)
 	}
 	if err == nil {
 		err = m.haltErr

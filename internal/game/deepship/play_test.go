@@ -113,6 +113,14 @@ func TestStarterBots(t *testing.T) {
 			t.Errorf("log lacks %q", want)
 		}
 	}
+	// A bot may finish its log once its input ends: the line it writes on
+	// stderr for the last game's result is kept, not cut by a kill at the
+	// end of the round.
+	for _, p := range sum.Players {
+		if n := strings.Count(p.Log, "game over:"); n != GamesPerRound {
+			t.Errorf("player %s: %d game over lines in its log, want %d:\n%s", p.Key, n, GamesPerRound, p.Log[max(0, len(p.Log)-400):])
+		}
+	}
 	// spec §9.2: round-start comes before the first game-start.
 	if strings.Index(log, "<- round-start") > strings.Index(log, "<- game-start") {
 		t.Error("game-start sent before round-start")

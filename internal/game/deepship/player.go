@@ -74,7 +74,7 @@ func (p *player) start(ctx context.Context) {
 func (p *player) fail() {
 	reason := p.failure
 	p.failure = ""
-	p.stop(reason)
+	p.stop(reason, 0)
 	if p.restarts >= 1 {
 		p.forfeit(reason + " (after a restart)")
 		return
@@ -90,11 +90,13 @@ func (p *player) forfeit(reason string) {
 }
 
 // stop ends the player's process, if any, and keeps its stderr in the log.
-func (p *player) stop(why string) {
+// The process has up to grace to end by itself once its input is closed
+// (see conn.close); after a failure it has none.
+func (p *player) stop(why string, grace time.Duration) {
 	if p.conn == nil {
 		return
 	}
-	stderr := p.conn.close()
+	stderr := p.conn.close(grace)
 	p.conn = nil
 	p.log.Printf("process ended (%s)\n", why)
 	if strings.TrimSpace(stderr) != "" {
