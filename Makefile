@@ -1,5 +1,5 @@
 # The two commands of the README: `make run` and `make test`.
-.PHONY: run test build generate fmt vet bench bench-leaderboard bench-worker e2e soak
+.PHONY: run test test-cgroup2 build generate fmt vet bench bench-leaderboard bench-worker e2e soak
 
 # templ renders web/page/*.templ into the committed *_templ.go files.
 TEMPL ?= $(shell command -v templ 2>/dev/null || echo $(shell go env GOPATH)/bin/templ)
@@ -9,6 +9,11 @@ run:
 
 test:
 	scripts/test.sh
+
+# The sandbox on a cgroup v2 kernel, booted under emulation: the probe, the
+# hostile suites, battleship --sandbox and a worker's ranked matches.
+test-cgroup2:
+	scripts/cgroup2/run.sh
 
 build:
 	go build -o bin/ ./cmd/...

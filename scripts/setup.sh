@@ -33,10 +33,11 @@ need mcs mono-devel
 need xbuild mono-xbuild
 if [ "${1:-}" = "--test" ]; then
   need chromium chromium
-  # deploy/compose_test.go validates docker-compose.yml.
-  if ! docker compose version >/dev/null 2>&1; then
-    need docker-compose docker-compose
-  fi
+  # make test-cgroup2 boots the Debian kernel with cgroup v1 disabled under
+  # QEMU's emulation, its initramfs packed by cpio.
+  need qemu-system-x86_64 qemu-system-x86
+  need cpio cpio
+  ls /boot/vmlinuz-* >/dev/null 2>&1 || want+=(linux-image-amd64)
 fi
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then
   want+=(postgresql)
