@@ -123,19 +123,20 @@ func (f *fetch) fill(root, work string) ([]string, error) {
 	return copied, nil
 }
 
-// collect moves the download's results from root into work, replacing
-// what was there.
+// collect moves the download's results from root into work. What the bot
+// shipped at those paths goes, whether or not the download made them
+// (the tool, run in the bot's folder, would have replaced or pruned it).
 func (f *fetch) collect(root, work string) error {
 	for _, rel := range f.results {
 		from, to := filepath.Join(root, rel), filepath.Join(work, rel)
+		// RemoveAll removes a link itself, never what it points at.
+		if err := os.RemoveAll(to); err != nil {
+			return fmt.Errorf("build: replace %s: %w", rel, err)
+		}
 		if _, err := os.Lstat(from); errors.Is(err, fs.ErrNotExist) {
 			continue
 		} else if err != nil {
 			return err
-		}
-		// RemoveAll removes a link itself, never what it points at.
-		if err := os.RemoveAll(to); err != nil {
-			return fmt.Errorf("build: replace %s: %w", rel, err)
 		}
 		if err := moveTree(from, to); err != nil {
 			return fmt.Errorf("build: move the downloaded %s into the bot: %w", rel, err)
@@ -181,6 +182,12 @@ func moveTree(from, to string) error {
 	if err := os.Rename(from, to); err == nil {
 		return nil
 	}
+	return copyTree(from, to)
+}
+
+// copyTree copies the folder or file from to to: folders, regular files
+// with their permissions, links as they are.
+func copyTree(from, to string) error {
 	return filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
