@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/web/page"
@@ -14,6 +16,8 @@ import (
 type userError struct {
 	status int
 	msg    string
+	// retryAfter, when positive, is sent as Retry-After (a limit).
+	retryAfter time.Duration
 }
 
 func (e *userError) Error() string { return e.msg }
@@ -39,8 +43,18 @@ func (h *Handler) classify(r *http.Request, err error) (int, string) {
 	return http.StatusInternalServerError, "Something went wrong on our side. Please try again in a moment."
 }
 
+// setRetryAfter sends Retry-After for an error that carries a wait, in
+// whole seconds, at least one.
+func setRetryAfter(w http.ResponseWriter, err error) {
+	var ue *userError
+	if errors.As(err, &ue) && ue.retryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(ue.retryAfter.Seconds())+1))
+	}
+}
+
 // fail renders an error page for err.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	setRetryAfter(w, err)
 	status, msg := h.classify(r, err)
 	title := http.StatusText(status)
 	h.render(w, r, status, page.ErrorPage(page.ErrorView{Base: h.base(r, title), Status: status, Message: msg}))
@@ -48,6 +62,7 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 
 // apiFail answers an API request with {"error": "..."} for err.
 func (h *Handler) apiFail(w http.ResponseWriter, r *http.Request, err error) {
+	setRetryAfter(w, err)
 	status, msg := h.classify(r, err)
 	writeJSON(w, status, map[string]string{"error": msg})
 }
