@@ -1,44 +1,39 @@
-// Package deploy holds the container images; its test checks that
-// docker-compose.yml is a valid Compose file laid out as a fleet.
+// Package deploy holds the container images and the Kubernetes manifests;
+// its tests check that docker-compose.yml is a valid Compose file laid out
+// as a fleet, and that the manifests are valid Kubernetes objects with the
+// settings the bot sandbox needs.
 package deploy
 
 import (
-	"os/exec"
+	"context"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/broadside/broadside/internal/testenv"
+	"github.com/compose-spec/compose-go/v2/cli"
+	"github.com/compose-spec/compose-go/v2/types"
 )
 
-// compose returns the command line of Compose: the docker CLI's plugin
-// when it has one, else the standalone docker-compose.
-func compose(t *testing.T) []string {
+// loadCompose loads docker-compose.yml as Compose v2 does, validating it
+// against the Compose specification's schema.
+func loadCompose(t *testing.T) *types.Project {
 	t.Helper()
-	if exec.Command("docker", "compose", "version").Run() == nil {
-		return []string{"docker", "compose"}
-	}
-	if p, err := exec.LookPath("docker-compose"); err == nil {
-		return []string{p}
-	}
-	testenv.Require(t, "Docker Compose", false, "neither `docker compose` nor docker-compose is installed: run scripts/setup.sh --test")
-	return nil
-}
-
-func run(t *testing.T, args ...string) string {
-	t.Helper()
-	c := compose(t)
-	cmd := exec.Command(c[0], append(append(c[1:], "-f", "../docker-compose.yml"), args...)...)
-	out, err := cmd.CombinedOutput()
+	opts, err := cli.NewProjectOptions([]string{"../docker-compose.yml"}, cli.WithName("broadside"),
+		// The file's ${VAR:-default}s take their defaults, not this machine's environment.
+		cli.WithEnv([]string{}))
 	if err != nil {
-		t.Fatalf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, out)
+		t.Fatal(err)
 	}
-	return string(out)
+	p, err := opts.LoadProject(context.Background())
+	if err != nil {
+		t.Fatalf("docker-compose.yml: %v", err)
+	}
+	return p
 }
 
 func TestComposeFile(t *testing.T) {
-	run(t, "config", "-q")
-	services := strings.Fields(run(t, "config", "--services"))
+	p := loadCompose(t)
+	services := p.ServiceNames()
 	slices.Sort(services)
 	want := []string{"migrate", "portal", "postgres", "s3", "worker-1", "worker-2"}
 	if !slices.Equal(services, want) {
@@ -46,75 +41,42 @@ func TestComposeFile(t *testing.T) {
 	}
 	// Workers share nothing but the database and the bucket: no volume of
 	// theirs but the host's cgroups, and every process's blobs in S3.
-	cfg := run(t, "config")
-	for _, svc := range []string{"worker-1", "worker-2", "portal"} {
-		block := serviceBlock(cfg, svc)
-		allowed := []string{}
-		if svc != "portal" {
+	for _, name := range []string{"worker-1", "worker-2", "portal"} {
+		svc := p.Services[name]
+		var allowed, sources []string
+		if name != "portal" {
 			allowed = []string{"/sys/fs/cgroup"}
 		}
-		if src := mountSources(block); !slices.Equal(src, allowed) {
-			t.Errorf("%s mounts %q, want only %q:\n%s", svc, src, allowed, block)
+		for _, v := range svc.Volumes {
+			sources = append(sources, v.Source)
 		}
-		if !strings.Contains(block, "BLOB_URL: s3://") {
-			t.Errorf("%s does not keep its files in S3:\n%s", svc, block)
+		if !slices.Equal(sources, allowed) {
+			t.Errorf("%s mounts %q, want only %q", name, sources, allowed)
+		}
+		if blob := svc.Environment["BLOB_URL"]; blob == nil || !strings.HasPrefix(*blob, "s3://") {
+			t.Errorf("%s does not keep its files in S3: BLOB_URL %v", name, blob)
 		}
 	}
 	// What the sandbox needs in a container, each found missing by running
 	// the file: without one of them the workers refuse to start.
-	for _, svc := range []string{"worker-1", "worker-2"} {
-		block := serviceBlock(cfg, svc)
+	for _, name := range []string{"worker-1", "worker-2"} {
+		svc := p.Services[name]
 		for _, opt := range []string{"seccomp=unconfined", "apparmor=unconfined", "systempaths=unconfined"} {
-			if !strings.Contains(block, "- "+opt+"\n") {
-				t.Errorf("%s lacks security_opt %s:\n%s", svc, opt, block)
+			if !slices.Contains(svc.SecurityOpt, opt) {
+				t.Errorf("%s lacks security_opt %s: %v", name, opt, svc.SecurityOpt)
 			}
 		}
-	}
-}
-
-// mountSources lists the sources of a service block's volumes, in the
-// short syntax docker-compose v1 prints (- /src:/dst:rw) or the long one
-// of Compose v2 (source: /src).
-func mountSources(block string) []string {
-	var src []string
-	in := false
-	for _, l := range strings.Split(block, "\n") {
-		if l == "    volumes:" {
-			in = true
-			continue
+		// On cgroup v2 the host's hierarchy mounted read-write is only
+		// the worker's own view with the host's cgroup namespace: in a
+		// private one its paths would not match /proc/self/cgroup.
+		if svc.Cgroup != "host" {
+			t.Errorf("%s: cgroup %q, want host", name, svc.Cgroup)
 		}
-		if !in {
-			continue
+		if len(svc.Volumes) != 1 || svc.Volumes[0].Target != "/sys/fs/cgroup" || svc.Volumes[0].ReadOnly {
+			t.Errorf("%s: want /sys/fs/cgroup mounted read-write, got %+v", name, svc.Volumes)
 		}
-		t := strings.TrimSpace(l)
-		if !strings.HasPrefix(l, "     ") && !strings.HasPrefix(l, "    - ") {
-			break
-		}
-		switch {
-		case strings.HasPrefix(t, "source: "):
-			src = append(src, strings.TrimPrefix(t, "source: "))
-		case strings.HasPrefix(t, "- ") && !strings.Contains(t, ": "):
-			src = append(src, strings.SplitN(strings.TrimPrefix(t, "- "), ":", 2)[0])
+		if s := svc.Environment["SANDBOX"]; s != nil && *s != "required" {
+			t.Errorf("%s: SANDBOX=%s", name, *s)
 		}
 	}
-	return src
-}
-
-// serviceBlock cuts one service's lines out of `config` output.
-func serviceBlock(cfg, name string) string {
-	start := strings.Index(cfg, "\n  "+name+":\n")
-	if start < 0 {
-		return ""
-	}
-	rest := cfg[start+1:]
-	lines := strings.SplitAfter(rest, "\n")
-	var b strings.Builder
-	b.WriteString(lines[0])
-	for _, l := range lines[1:] {
-		if !strings.HasPrefix(l, "   ") {
-			break
-		}
-		b.WriteString(l)
-	}
-	return b.String()
 }

@@ -73,10 +73,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 func play(ctx context.Context, c config, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) error {
 	loader := match.NewLoader()
-	runner, err := newRunner(ctx, c.sandbox, log)
+	runner, release, err := newRunner(ctx, c.sandbox, log)
 	if err != nil {
 		return err
 	}
+	defer release()
 	if c.rebuild {
 		// On stderr, so that with --json the summary stays stdout's last line.
 		if err := buildBots(ctx, c.bots, runner, loader.Runtimes, stderr); err != nil {
@@ -205,19 +206,26 @@ func waitForEnter(ctx context.Context, in *bufio.Reader, w io.Writer, prompt str
 }
 
 // newRunner returns the bubblewrap runner when asked for and enforceable
-// here, else the host runner.
-func newRunner(ctx context.Context, confined bool, log *slog.Logger) (sandbox.Runner, error) {
+// here, else the host runner, and what gives back the cgroups it took.
+func newRunner(ctx context.Context, confined bool, log *slog.Logger) (sandbox.Runner, func(), error) {
 	if !confined {
-		return sandbox.NewHost(sandbox.HostConfig{}), nil
+		return sandbox.NewHost(sandbox.HostConfig{}), func() {}, nil
 	}
+	cgroups, err := sandbox.Delegate(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--sandbox: this machine cannot confine bots: %w", err)
+	}
+	log.Debug("cgroups for the sandbox", "version", cgroups.Version, "how", cgroups.How, "dir", cgroups.Dir)
 	if err := sandbox.Require(sandbox.Probe(ctx)); err != nil {
-		return nil, fmt.Errorf("--sandbox: this machine cannot confine bots: %w", err)
+		cgroups.Close()
+		return nil, nil, fmt.Errorf("--sandbox: this machine cannot confine bots: %w", err)
 	}
 	b, err := sandbox.NewBwrap(sandbox.BwrapConfig{TurnDefaults: sandbox.TurnDefaults(), Logger: log})
 	if err != nil {
-		return nil, fmt.Errorf("--sandbox: %w", err)
+		cgroups.Close()
+		return nil, nil, fmt.Errorf("--sandbox: %w", err)
 	}
-	return b, nil
+	return b, cgroups.Close, nil
 }
 
 // replayFolder is -l made absolute (bots run in their own folders, so a

@@ -66,7 +66,14 @@ func (k kit) play(t *testing.T, args ...string) result {
 // playInput runs the command with stdin as its standard input.
 func (k kit) playInput(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
+	return k.playEnv(t, nil, stdin, args...)
+}
+
+// playEnv runs the command with env added to the test's environment.
+func (k kit) playEnv(t *testing.T, env []string, stdin string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(k.bin, args...)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Dir = k.bots
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errOut bytes.Buffer
@@ -294,5 +301,36 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatalf("exit %d, summary %+v\n%s", r.code, r.summary, r.stderr)
 		}
 		checkReplay(t, replay, r.summary.Rounds)
+	})
+	t.Run("sandbox with a virtualenv first on PATH", func(t *testing.T) {
+		t.Parallel()
+		// python3 of the virtualenv is a link into it, and the virtualenv
+		// sits in a temporary folder the sandbox's own /tmp hides.
+		venv := filepath.Join(t.TempDir(), "venv")
+		runIn(t, ".", "python3", "-m", "venv", "--without-pip", venv)
+		replay := filepath.Join(t.TempDir(), "replay")
+		py := filepath.Join(k.bots, "entelect-python3")
+		r := k.playEnv(t, []string{"PATH=" + filepath.Join(venv, "bin") + ":" + os.Getenv("PATH")}, "",
+			"--sandbox", "-b", py, py, "-s", "1", "--seed", "3", "--json", "-l", replay)
+		if err := sandbox.Require(sandbox.Probe(context.Background())); err != nil {
+			testenv.RequireErr(t, "an enforced sandbox", err)
+		}
+		if r.code != 0 {
+			t.Fatalf("exit %d\n%s", r.code, r.stderr)
+		}
+		for _, p := range r.summary.Players {
+			if p.ShotsFired == 0 || p.Reason == "killed after 5 failed ship placements" {
+				t.Errorf("player %s fired no shot: %+v", p.Key, p)
+			}
+		}
+		logs, _ := filepath.Glob(filepath.Join(replay, "Phase 1 - Round 0", "A", "*.txt"))
+		var found bool
+		for _, l := range logs {
+			b, _ := os.ReadFile(l)
+			found = found || strings.Contains(string(b), "Executing process "+filepath.Join(venv, "bin", "python3"))
+		}
+		if !found {
+			t.Errorf("no log of round 0 says the bot ran with %s: %v", filepath.Join(venv, "bin", "python3"), logs)
+		}
 	})
 }

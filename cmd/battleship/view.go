@@ -11,9 +11,11 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/a-h/templ"
@@ -28,6 +30,12 @@ Serves the replay viewer for REPLAY on this machine: a replay folder written
 by battleship or by the original 2017 engine, or a replay zip downloaded from
 the portal. Without --addr it picks a free port on 127.0.0.1. It prints the
 URL and serves until interrupted.
+
+The viewer shows every bot's log. An --addr other machines can reach (such
+as 0.0.0.0:8000) shows them to anyone on the network, with a warning. Links
+inside a replay folder that lead out of it are refused, and requests must
+name this server (an address, localhost or the --addr host): a web page
+cannot reach the viewer through a name of its own (DNS rebinding).
 `
 
 // viewCommand is `battleship view`; it returns the exit status.
@@ -47,14 +55,14 @@ func viewCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintf(stderr, "battleship: %v\n\n%s", err, viewUsage)
 		return exitUsage
 	}
-	if err := view(ctx, fl.Arg(0), *addr, stdout); err != nil {
+	if err := view(ctx, fl.Arg(0), *addr, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "battleship: %v\n", err)
 		return exitFailed
 	}
 	return exitPlayed
 }
 
-func view(ctx context.Context, path, addr string, stdout io.Writer) error {
+func view(ctx context.Context, path, addr string, stdout, stderr io.Writer) error {
 	fsys, closer, err := openReplay(path)
 	if err != nil {
 		return err
@@ -68,7 +76,14 @@ func view(ctx context.Context, path, addr string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
-	srv := &http.Server{Handler: viewHandler(rp, filepath.Base(path)), ReadHeaderTimeout: 10 * time.Second}
+	bound := ln.Addr().(*net.TCPAddr)
+	named, _, _ := net.SplitHostPort(addr)
+	handler := checkHost(viewHandler(rp, filepath.Base(path)), named, bound.Port)
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	if !bound.IP.IsLoopback() {
+		fmt.Fprintf(stderr, "battleship: warning: %s can be reached from other machines; "+
+			"anyone on the network can see this replay, every bot's log included.\n", net.JoinHostPort(named, strconv.Itoa(bound.Port)))
+	}
 	fmt.Fprintf(stdout, "Viewing %s at http://%s/\n", path, ln.Addr())
 	go func() {
 		<-ctx.Done()
@@ -89,7 +104,13 @@ func openReplay(path string) (fs.FS, io.Closer, error) {
 		return nil, nil, fmt.Errorf("open replay: %w", err)
 	}
 	if fi.IsDir() {
-		return os.DirFS(path), io.NopCloser(nil), nil
+		// A replay folder comes from bots' output: a link in it that
+		// leads out of it (to ~/.ssh, say) is refused, not followed.
+		root, err := os.OpenRoot(path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("open replay: %w", err)
+		}
+		return root.FS(), root, nil
 	}
 	zr, err := zip.OpenReader(path)
 	if err != nil {
@@ -143,4 +164,25 @@ func render(w http.ResponseWriter, r *http.Request, c templ.Component) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Write(buf.Bytes())
+}
+
+// checkHost answers only requests whose Host names this server: an IP
+// address, localhost, or the host given in --addr (named), on its port.
+// A page of another site whose name was pointed at this machine (DNS
+// rebinding) sends its own name, and is refused.
+func checkHost(next http.Handler, named string, port int) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, p, err := net.SplitHostPort(r.Host)
+		if err != nil {
+			host, p = r.Host, "80"
+		}
+		_, ipErr := netip.ParseAddr(strings.Trim(host, "[]"))
+		known := ipErr == nil || strings.EqualFold(host, "localhost") || (named != "" && strings.EqualFold(host, named))
+		if !known || p != strconv.Itoa(port) {
+			http.Error(w, fmt.Sprintf("This viewer answers to http://localhost:%d/ or an address of this machine, not to %q.", port, r.Host),
+				http.StatusMisdirectedRequest)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }

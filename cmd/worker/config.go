@@ -87,6 +87,8 @@ Commands:
   migrate              apply the database migrations and exit
   recompute-ratings    rebuild every rating from the match history and compare
                        with the stored ones; with --write, store the result
+  probe                say what the bot sandbox can enforce on this machine and
+                       how it got its cgroups; exit 1 when it cannot confine bots
   help                 show this help
 
 ` + config.Help(config.Worker)

@@ -27,6 +27,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage())
 		return 0
+	case "probe":
+		// Needs no database: an operator's first check of a new machine.
+		return probe(ctx, stdout, stderr)
 	case "", "migrate", "recompute-ratings":
 	default:
 		fmt.Fprintf(stderr, "worker: unknown command %q\n\n%s", cmd, usage())

@@ -73,6 +73,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	if err != nil {
 		return err
 	}
+	defer bw.cgroups.Close()
 	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return fmt.Errorf("connect to DATABASE_URL: %w", err)
@@ -92,7 +93,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		jobs.NewPeriodicCollector(store.New(pool)))
+		jobs.NewPeriodicCollector(store.New(pool)), jobs.NewQueueCollector(store.New(pool)))
 	deps := jobs.Deps{
 		Pool: pool, Bucket: bucket, Logger: log, Games: rulesets.Registry(),
 		Bwrap: bw.match, WorkDir: cfg.WorkDir,
@@ -144,10 +145,12 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	return nil
 }
 
-// runners are the sandboxes of matches (nil: host) and builds.
+// runners are the sandboxes of matches (nil: host) and builds, and the
+// cgroups they were given (nil without the sandbox).
 type runners struct {
-	match *sandbox.Bwrap
-	build sandbox.Runner
+	match   *sandbox.Bwrap
+	build   sandbox.Runner
+	cgroups *sandbox.Delegation
 }
 
 // sandboxes applies SANDBOX: required refuses to start where the limits
@@ -159,8 +162,17 @@ func sandboxes(ctx context.Context, cfg Config, log *slog.Logger) (runners, stri
 		log.Warn("SANDBOX=off: bots run unconfined on this machine; never do this with others' code")
 		return runners{build: host}, "off", nil
 	}
+	// On cgroup v2 the worker needs a cgroup of its own to limit bots;
+	// the log says how it got one, or why it could not.
+	cgroups, err := sandbox.Delegate(ctx)
+	if err != nil {
+		log.Warn("cgroups for the sandbox", "err", err)
+	} else {
+		log.Info("cgroups for the sandbox", "version", cgroups.Version, "how", cgroups.How, "dir", cgroups.Dir)
+	}
 	caps := sandbox.Probe(ctx)
 	if err := sandbox.Require(caps); err != nil {
+		cgroups.Close()
 		if cfg.Sandbox == "required" {
 			return runners{}, "", fmt.Errorf("SANDBOX=required: %w", err)
 		}
@@ -175,14 +187,16 @@ func sandboxes(ctx context.Context, cfg Config, log *slog.Logger) (runners, stri
 	// long-lived process).
 	match, err := sandbox.NewBwrap(sandbox.BwrapConfig{Logger: log, TurnDefaults: sandbox.TurnDefaults()})
 	if err != nil {
+		cgroups.Close()
 		return runners{}, "", fmt.Errorf("sandbox: %w", err)
 	}
 	// Builds write dependencies (node_modules, jars): more disk.
 	bld, err := sandbox.NewBwrap(sandbox.BwrapConfig{Logger: log, DiskBytes: 2 << 30, TmpBytes: 256 << 20})
 	if err != nil {
+		cgroups.Close()
 		return runners{}, "", fmt.Errorf("sandbox: %w", err)
 	}
-	return runners{match: match, build: bld}, "bwrap", nil
+	return runners{match: match, build: bld, cgroups: cgroups}, "bwrap", nil
 }
 
 // waitForDatabase waits up to within for the database to answer, so a

@@ -116,7 +116,8 @@ func (r *Runtimes) links(python PythonDefault) (map[string]string, string) {
 	return links, note
 }
 
-// makeLinkDir creates dir with links, whole or not at all: the links are
+// makeLinkDir creates dir with links (for a virtualenv's interpreter, a
+// script that starts it by its own path), whole or not at all: the links are
 // made in a temporary folder renamed into place. A dir already there was
 // made the same way with the same links.
 func makeLinkDir(root, dir string, links map[string]string) error {
@@ -138,6 +139,12 @@ func makeLinkDir(root, dir string, links map[string]string) error {
 		return err
 	}
 	for name, target := range links {
+		if script, ok := sandbox.ProgramWrapper(target); ok && sandbox.InVirtualenv(target) {
+			if err := os.WriteFile(filepath.Join(tmp, name), script, 0o755); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := os.Symlink(target, filepath.Join(tmp, name)); err != nil {
 			return err
 		}

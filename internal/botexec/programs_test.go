@@ -115,3 +115,29 @@ func TestProgramsPython(t *testing.T) {
 		})
 	}
 }
+
+// TestProgramsVirtualenv checks that a virtualenv first on PATH is what a
+// bot's bare "python3" starts: through a link, Python would look for
+// pyvenv.cfg beside the link and miss the virtualenv.
+func TestProgramsVirtualenv(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	venv := filepath.Join(t.TempDir(), "venv")
+	if out, err := exec.Command(python, "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
+		t.Fatalf("make a virtualenv: %v\n%s", err, out)
+	}
+	t.Setenv("PATH", filepath.Join(venv, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+	p, err := NewRuntimes().Programs(Python3First)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"python3", "python"} {
+		out, err := exec.Command(filepath.Join(p.Dir, name), "-c", "import sys; print(sys.prefix)").CombinedOutput()
+		if got := strings.TrimSpace(string(out)); err != nil || got != venv {
+			t.Errorf("%s from the programs folder: sys.prefix %q (%v), want %s", name, got, err, venv)
+		}
+	}
+}

@@ -40,6 +40,26 @@ func Games() []string {
 // MaxManifestBytes bounds a manifest file: a real one is a few hundred bytes.
 const MaxManifestBytes = 64 << 10
 
+// Field lengths a manifest may have, in characters. The original engine
+// took any length, but a name is drawn on every round of every replay:
+// a 60,000-character NickName made each round's boards 256 KB. The
+// longest fields of the original's sample and reference bots are under 80
+// characters (a Maven jar path); these leave real bots plenty of room.
+const (
+	MaxNameChars  = 100  // NickName, Author, entry.zon's .name
+	MaxEmailChars = 254  // the longest address mail allows
+	MaxPathChars  = 1024 // RunFile, ProjectLocation, entry.zon's paths
+	MaxArgsChars  = 1024 // RunArgs
+)
+
+// checkLength refuses a field longer than max characters.
+func checkLength(field, value string, max int) error {
+	if n := utf8.RuneCountInString(value); n > max {
+		return fmt.Errorf("%s is %d characters long; at most %d are allowed", field, n, max)
+	}
+	return nil
+}
+
 // ErrNoManifest is returned by Load when the folder holds none of bot.json,
 // entry.zon or run.sh.
 var ErrNoManifest = errors.New("no bot.json found (nor entry.zon or run.sh)")
@@ -130,6 +150,19 @@ func Parse(data []byte) (Manifest, error) {
 		NickName: deref(raw.NickName),
 		RunArgs:  deref(raw.RunArgs),
 		Source:   BotJSON,
+	}
+	for _, f := range []struct {
+		name  string
+		value string
+		max   int
+	}{
+		{"NickName", m.NickName, MaxNameChars}, {"Author", m.Author, MaxNameChars}, {"Email", m.Email, MaxEmailChars},
+		{"RunFile", deref(raw.RunFile), MaxPathChars}, {"ProjectLocation", deref(raw.ProjectLocation), MaxPathChars},
+		{"RunArgs", m.RunArgs, MaxArgsChars},
+	} {
+		if err := checkLength(f.name, f.value, f.max); err != nil {
+			return Manifest{}, fmt.Errorf("bot.json: %w", err)
+		}
 	}
 	var err error
 	if m.BotType, err = parseRawBotType(raw.BotType); err != nil {

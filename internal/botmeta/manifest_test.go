@@ -123,6 +123,15 @@ func TestParseRules(t *testing.T) {
 		{name: "trailing garbage", json: `{` + base + `,"BotType":5} {}`, wantErr: "extra data"},
 		{name: "not UTF-8", json: "{\"Author\":\"\xff\"}", wantErr: "not UTF-8"},
 		{name: "too big", json: `{"Author":"` + strings.Repeat("a", MaxManifestBytes) + `"}`, wantErr: "more than"},
+		{name: "a NickName of 100 characters", json: `{` + base + `,"BotType":5,"NickName":"` + strings.Repeat("ß", 100) + `"}`,
+			check: func(m Manifest) bool { return m.NickName == strings.Repeat("ß", 100) }},
+		{name: "a NickName of 101 characters", json: `{` + base + `,"BotType":5,"NickName":"` + strings.Repeat("ß", 101) + `"}`,
+			wantErr: "NickName is 101 characters long; at most 100 are allowed"},
+		{name: "a long Author", json: `{"Author":"` + strings.Repeat("a", 101) + `","RunFile":"b.py","BotType":5}`, wantErr: "Author is 101"},
+		{name: "a long Email", json: `{` + base + `,"BotType":5,"Email":"` + strings.Repeat("a", 255) + `"}`, wantErr: "Email is 255"},
+		{name: "a long RunFile", json: `{"BotType":5,"RunFile":"` + strings.Repeat("a/", 513) + `b"}`, wantErr: "RunFile is 1027"},
+		{name: "a long ProjectLocation", json: `{` + base + `,"BotType":5,"ProjectLocation":"` + strings.Repeat("p", 1025) + `"}`, wantErr: "ProjectLocation is 1025"},
+		{name: "a long RunArgs", json: `{` + base + `,"BotType":5,"RunArgs":"` + strings.Repeat("x", 1025) + `"}`, wantErr: "RunArgs is 1025"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

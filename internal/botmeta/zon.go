@@ -37,6 +37,15 @@ func ParseZON(data []byte) (Manifest, error) {
 			return Manifest{}, fmt.Errorf("entry.zon: field .%s is missing (required: .name, .runnable, .img, .emote)", f)
 		}
 	}
+	for _, f := range zonFields {
+		max := MaxPathChars
+		if f == "name" {
+			max = MaxNameChars
+		}
+		if err := checkLength("."+f, fields[f], max); err != nil {
+			return Manifest{}, fmt.Errorf("entry.zon: %w", err)
+		}
+	}
 	m := Manifest{NickName: fields["name"], BotType: Executable, Game: GameDeepShip, Source: EntryZON}
 	if strings.TrimSpace(fields["runnable"]) == "" {
 		return Manifest{}, errors.New("entry.zon: .runnable is empty")

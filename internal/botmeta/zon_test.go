@@ -31,6 +31,10 @@ func TestParseZON(t *testing.T) {
 		{name: "bad escape", zon: `.{ .name = "\q" }`, wantErr: "unknown escape"},
 		{name: "text after", zon: `.{ .name = "a", .runnable = "b", .img = "c", .emote = "d" } x`, wantErr: "after the struct"},
 		{name: "empty", zon: ``, wantErr: `expected ".{"`},
+		{name: "a name of 101 characters", zon: `.{ .name = "` + strings.Repeat("n", 101) + `", .runnable = "b", .img = "", .emote = "" }`,
+			wantErr: ".name is 101 characters long"},
+		{name: "a long image path", zon: `.{ .name = "a", .runnable = "b", .img = "` + strings.Repeat("i", 1025) + `", .emote = "" }`,
+			wantErr: ".img is 1025 characters long"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

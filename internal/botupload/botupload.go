@@ -165,6 +165,12 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 		if err := s.checkQuota(ctx, st, u); err != nil {
 			return err
 		}
+		// The platform's own starters are named by the platform.
+		if !u.House {
+			if err := nameTaken(ctx, st, u.OwnerID, name, insp.Game); err != nil {
+				return err
+			}
+		}
 		var err error
 		res, err = st.UploadRecord(ctx, store.UploadParams{
 			OwnerID: u.OwnerID, Name: name, Game: insp.Game, Language: insp.Language, BotType: insp.BotType,
@@ -198,7 +204,7 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 		var refusal *Error
 		switch {
 		case errors.As(err, &refusal):
-			return nil, err
+			return nil, refusal
 		case errors.Is(err, store.ErrGameMismatch):
 			return nil, refuse(Conflict,
 				"You already have a bot called %q for another game; this zip is for %s. Choose another name.", name, insp.Game)

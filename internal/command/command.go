@@ -4,6 +4,7 @@
 package command
 
 import (
+	"errors"
 	"io"
 	"time"
 )
@@ -94,3 +95,9 @@ type Process interface {
 	// Kill ends the whole process tree.
 	Kill() error
 }
+
+// ErrPlatform is wrapped by a runner's error when a command could not be
+// started because of the machine that runs it (a program the sandbox
+// cannot show, a sandbox that broke), not because of the bot: the rule
+// sets end the match with that error instead of counting a forfeit.
+var ErrPlatform = errors.New("the platform could not start the command")

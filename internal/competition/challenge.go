@@ -166,7 +166,7 @@ func (s *Service) ChallengeDecline(ctx context.Context, userID, challengeID int6
 func (s *Service) pendingChallenge(ctx context.Context, id, userID int64) (*store.Challenge, error) {
 	c, err := s.store.ChallengeGetByID(ctx, id)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && userID != c.ChallengerID && userID != c.ChallengedOwnerID) {
-		return nil, refuseAs(NotFound, "That challenge does not exist.")
+		return nil, refuseAs(NotFound, "There is no challenge of yours with that number.")
 	} else if err != nil {
 		return nil, err
 	}

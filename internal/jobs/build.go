@@ -99,18 +99,21 @@ func (w *BuildWorker) Work(ctx context.Context, job *river.Job[BuildArgs]) error
 // adds at most one.
 func (w *BuildWorker) finish(ctx context.Context, job *river.Job[BuildArgs], res store.BuildResult) error {
 	id := job.Args.VersionID
-	err := pgx.BeginFunc(ctx, w.deps.Pool, func(tx pgx.Tx) error {
-		err := store.NewTx(tx).BotVersionFinishBuild(ctx, id, res)
-		if err != nil && !errors.Is(err, store.ErrBuildDone) {
-			return err
-		}
-		if res.OK && w.deps.Scheduler != nil && w.deps.Scheduler.ladderOn() {
-			if _, err := river.ClientFromContext[pgx.Tx](ctx).InsertTx(ctx, tx, LadderTickArgs{}, nil); err != nil {
-				return fmt.Errorf("ask for a ladder tick: %w", err)
+	log := w.deps.Logger.With("job_id", job.ID, "version_id", id)
+	err := untilReachable(ctx, log, "build: record outcome", func() error {
+		return pgx.BeginFunc(ctx, w.deps.Pool, func(tx pgx.Tx) error {
+			err := store.NewTx(tx).BotVersionFinishBuild(ctx, id, res)
+			if err != nil && !errors.Is(err, store.ErrBuildDone) {
+				return err
 			}
-		}
-		_, err = river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
-		return err
+			if res.OK && w.deps.Scheduler != nil && w.deps.Scheduler.ladderOn() {
+				if _, err := river.ClientFromContext[pgx.Tx](ctx).InsertTx(ctx, tx, LadderTickArgs{}, nil); err != nil {
+					return fmt.Errorf("ask for a ladder tick: %w", err)
+				}
+			}
+			_, err = river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
+			return err
+		})
 	})
 	if err != nil {
 		return fmt.Errorf("record build of version %d: %w", id, err)

@@ -10,12 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testblob"
-	"github.com/broadside/broadside/internal/testdb"
 )
 
 // fleetWorker is one worker process of a fleet, with its own work folder.
@@ -83,16 +80,7 @@ func TestFleetSharesOnlyPostgresAndS3(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs three worker processes for a few minutes")
 	}
-	bin := filepath.Join(t.TempDir(), "worker")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/broadside/broadside/cmd/worker").CombinedOutput(); err != nil {
-		t.Fatalf("build worker: %v\n%s", err, out)
-	}
-	dbURL := testdb.URL(t)
-	pool, err := pgxpool.New(t.Context(), dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
+	bin, dbURL, pool := workerProcessSetup(t)
 	bucketURL := testblob.URL(t)
 	e := newEnv(t, pool, bucketURL)
 

@@ -35,8 +35,27 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// startWorkerProcess runs the real worker binary on the test's database.
-func startWorkerProcess(t *testing.T, bin, dbURL, blobDir, workDir string) (*exec.Cmd, *syncBuffer) {
+// workerProcessSetup builds the worker binary as cmd/worker is built and
+// makes a database of the test's own for worker processes, with a pool on
+// it for the test.
+func workerProcessSetup(t *testing.T) (bin, dbURL string, pool *pgxpool.Pool) {
+	t.Helper()
+	bin = filepath.Join(t.TempDir(), "worker")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/broadside/broadside/cmd/worker").CombinedOutput(); err != nil {
+		t.Fatalf("build worker: %v\n%s", err, out)
+	}
+	dbURL = testdb.URL(t)
+	pool, err := pgxpool.New(t.Context(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return bin, dbURL, pool
+}
+
+// startWorkerProcess runs the real worker binary on the test's database;
+// env adds or overrides variables.
+func startWorkerProcess(t *testing.T, bin, dbURL, blobDir, workDir string, env ...string) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
 	cmd := exec.Command(bin)
 	out := &syncBuffer{}
@@ -50,6 +69,7 @@ func startWorkerProcess(t *testing.T, bin, dbURL, blobDir, workDir string) (*exe
 		"WORKER_HEARTBEAT=1s", "WORKER_DEAD_AFTER=3s", "WORKER_RESCUE_AFTER=30m",
 		"WORKER_MATCH_TIMEOUT=3m", "WORKER_BUILD_TIMEOUT=3m",
 		"WORKER_SHUTDOWN_GRACE=20s")
+	cmd.Env = append(cmd.Env, env...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -74,16 +94,7 @@ func TestKillWorkerMidMatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs worker processes for about two minutes")
 	}
-	bin := filepath.Join(t.TempDir(), "worker")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/broadside/broadside/cmd/worker").CombinedOutput(); err != nil {
-		t.Fatalf("build worker: %v\n%s", err, out)
-	}
-	dbURL := testdb.URL(t)
-	pool, err := pgxpool.New(t.Context(), dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
+	bin, dbURL, pool := workerProcessSetup(t)
 	blobDir := t.TempDir()
 	e := newEnv(t, pool, blobDir)
 

@@ -78,12 +78,14 @@ func (w *MatchWorker) Work(ctx context.Context, job *river.Job[MatchArgs]) error
 		w.deps.Metrics.jobDone("match", "error", time.Since(start))
 		return fmt.Errorf("play match %d: %w", id, err)
 	}
-	err = pgx.BeginFunc(ctx, w.deps.Pool, func(tx pgx.Tx) error {
-		if err := recordResult(ctx, store.NewTx(tx), res); err != nil {
+	err = untilReachable(ctx, log, "match: record result", func() error {
+		return pgx.BeginFunc(ctx, w.deps.Pool, func(tx pgx.Tx) error {
+			if err := recordResult(ctx, store.NewTx(tx), res); err != nil {
+				return err
+			}
+			_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
 			return err
-		}
-		_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
-		return err
+		})
 	})
 	if errors.Is(err, store.ErrMatchDone) {
 		// Another attempt recorded it first (a duplicate after a rescue).
@@ -203,4 +205,26 @@ func (w *MatchWorker) fetchBots(ctx context.Context, seats []store.MatchSeat, tm
 // summaryJSON is the stored summary: the --json form, logs left out.
 func summaryJSON(s *game.Summary) (json.RawMessage, error) {
 	return json.Marshal(s)
+}
+
+// untilReachable runs fn again while the database cannot be reached, until
+// ctx ends, waiting a little longer each time: a match played to its end,
+// or a finished build, is recorded once the database is back rather than
+// thrown away and played again. A commit whose answer was lost and is
+// tried again finds its work done (store.ErrMatchDone, store.ErrBuildDone).
+func untilReachable(ctx context.Context, log *slog.Logger, what string, fn func() error) error {
+	wait := time.Second
+	for {
+		err := fn()
+		if err == nil || !store.Unavailable(err) || ctx.Err() != nil {
+			return err
+		}
+		log.Warn(what+": the database cannot be reached; trying again", "in", wait, "err", err)
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 15*time.Second)
+	}
 }

@@ -107,3 +107,50 @@ func (c *PeriodicCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(c.runs, prometheus.CounterValue, float64(r.Runs), r.Name)
 	}
 }
+
+// QueueCounter reads the queue's depth (store.Store).
+type QueueCounter interface {
+	JobQueueDepth(ctx context.Context) ([]store.QueueCount, error)
+}
+
+// QueueCollector exports how many jobs wait or run, by kind and state,
+// read from the database at each scrape. Every worker exports the same
+// numbers (the queue is the fleet's): an autoscaler takes their maximum.
+type QueueCollector struct {
+	count QueueCounter
+	jobs  *prometheus.Desc
+	up    *prometheus.Desc
+}
+
+// NewQueueCollector returns a collector to register on the worker's
+// registry.
+func NewQueueCollector(count QueueCounter) *QueueCollector {
+	return &QueueCollector{
+		count: count,
+		jobs: prometheus.NewDesc("broadside_queue_jobs",
+			"Jobs in the fleet's queue by kind (match, build, ...) and state (available, scheduled, retryable, running).",
+			[]string{"kind", "state"}, nil),
+		up: prometheus.NewDesc("broadside_queue_scrape_ok", "1 when the queue could be read from the database.", nil, nil),
+	}
+}
+
+// Describe implements prometheus.Collector.
+func (c *QueueCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.jobs
+	ch <- c.up
+}
+
+// Collect implements prometheus.Collector.
+func (c *QueueCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	counts, err := c.count.JobQueueDepth(ctx)
+	if err != nil {
+		ch <- prometheus.MustNewConstMetric(c.up, prometheus.GaugeValue, 0)
+		return
+	}
+	ch <- prometheus.MustNewConstMetric(c.up, prometheus.GaugeValue, 1)
+	for _, q := range counts {
+		ch <- prometheus.MustNewConstMetric(c.jobs, prometheus.GaugeValue, float64(q.Count), q.Kind, q.State)
+	}
+}

@@ -206,7 +206,9 @@ func (w *Worker) Start(ctx context.Context) error {
 	if err := w.river.Start(ctx); err != nil {
 		return fmt.Errorf("jobs: start worker: %w", err)
 	}
-	go w.beat(ctx, st)
+	// The database may only just be back: a worker that starts waits for
+	// the others' heartbeats like one back from an outage.
+	go w.beat(ctx, st, newContact(w.deps.HeartbeatEvery, time.Now()))
 	go func() {
 		<-w.river.Stopped()
 		if err := w.dir.release(); err != nil {
@@ -229,7 +231,12 @@ func (w *Worker) heartbeat() store.WorkerHeartbeat {
 // unfinished, so one left running by a dead leader would block every later
 // one, the rescue that would free it included. Every worker runs it; the
 // update is atomic, so a job is rescued once.
-func (w *Worker) beat(ctx context.Context, st *store.Store) {
+//
+// A worker rescues only once it has itself reached the database without a
+// break for DeadAfter (see contact). After an outage every worker's last
+// heartbeat is old: the first one back must not take the others, still
+// playing their matches, for dead before they had the time to beat again.
+func (w *Worker) beat(ctx context.Context, st *store.Store, c *contact) {
 	t := time.NewTicker(w.deps.HeartbeatEvery)
 	defer t.Stop()
 	for {
@@ -240,14 +247,63 @@ func (w *Worker) beat(ctx context.Context, st *store.Store) {
 			return
 		case <-t.C:
 		}
-		if err := st.WorkerBeat(ctx, w.heartbeat()); err != nil && ctx.Err() == nil {
-			w.deps.Logger.Warn("heartbeat failed", "err", err)
+		if err := w.beatOnce(ctx, st); err != nil {
+			c.lost()
+			if ctx.Err() == nil {
+				w.deps.Logger.Warn("heartbeat failed", "err", err)
+			}
+			continue
+		}
+		if since, ok := c.reached(time.Now()); !ok || time.Since(since) < w.deps.DeadAfter {
+			w.deps.Logger.Debug("rescue waits until this worker has reached the database for WORKER_DEAD_AFTER",
+				"reached_since", since, "dead_after", w.deps.DeadAfter)
 			continue
 		}
 		if err := recorded(ctx, w.deps.Pool, w.deps.Logger, periodicRescue, w.rescue); err != nil && ctx.Err() == nil {
+			c.lost()
 			w.deps.Logger.Warn("rescue of dead workers' jobs failed", "err", err)
 		}
 	}
+}
+
+// beatOnce records one heartbeat, giving up after DeadAfter: by then the
+// others take this worker for dead anyway, and a database that does not
+// answer (a lost network drops packets rather than refuse) is as good as
+// down.
+func (w *Worker) beatOnce(ctx context.Context, st *store.Store) error {
+	ctx, cancel := context.WithTimeout(ctx, w.deps.DeadAfter)
+	defer cancel()
+	return st.WorkerBeat(ctx, w.heartbeat())
+}
+
+// contact is how long a worker has reached the database without a break:
+// since its first heartbeat after a failed one, or after a gap of more
+// than two heartbeats (a process stopped, a machine suspended, a heartbeat
+// that hung). Only the beat goroutine uses it.
+type contact struct {
+	every time.Duration
+	// since is the first heartbeat of the current run, last the latest;
+	// zero when the last one failed.
+	since, last time.Time
+}
+
+func newContact(every time.Duration, first time.Time) *contact {
+	return &contact{every: every, since: first, last: first}
+}
+
+// lost notes a failed heartbeat or query.
+func (c *contact) lost() { c.since, c.last = time.Time{}, time.Time{} }
+
+// reached notes a successful heartbeat at now and returns since when the
+// worker has reached the database without a break; ok is false when the
+// run starts only now.
+func (c *contact) reached(now time.Time) (since time.Time, ok bool) {
+	if c.last.IsZero() || now.Sub(c.last) > 2*c.every {
+		c.since, c.last = now, now
+		return now, false
+	}
+	c.last = now
+	return c.since, true
 }
 
 // rescue runs again, at once, the jobs of workers that stopped sending

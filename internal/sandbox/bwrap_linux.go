@@ -72,6 +72,8 @@ type Bwrap struct {
 	// sequences count from 1 too.
 	tag     string
 	seccomp []byte // nil: no filter on this architecture
+	// runtimes finds the interpreters outside the folders always shown.
+	runtimes *hostRuntimes
 }
 
 // cgroupName names the next command's cgroup: the pid first, which
@@ -113,6 +115,7 @@ func NewBwrap(cfg BwrapConfig) (*Bwrap, error) {
 			b.readOnly = append(b.readOnly, filepath.Clean(p))
 		}
 	}
+	b.runtimes = newHostRuntimes(b.alwaysVisible)
 	if !cfg.NoCgroups {
 		cg, _, err := findCgroups()
 		if err != nil {
@@ -123,7 +126,7 @@ func NewBwrap(cfg BwrapConfig) (*Bwrap, error) {
 		}
 	}
 	removeStaleStages()
-	r, err := b.Run(context.Background(), Cmd{Args: []string{"/bin/true"}, Limits: Limits{WallTime: 10 * time.Second}})
+	r, err := b.Run(context.Background(), Cmd{Args: []string{"/bin/true"}, Limits: Limits{WallTime: checkWallTime}})
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: bubblewrap does not work here: %w", err)
 	}
@@ -182,7 +185,12 @@ func (b *Bwrap) args(c Cmd, limits Limits) ([]string, error) {
 	if tmp <= 0 {
 		tmp = 64 << 20
 	}
-	a = append(a, "--proc", "/proc", "--dev", "/dev", "--size", fmt.Sprint(tmp), "--tmpfs", "/tmp")
+	// /proc read-only: the command's uid maps to the worker's, root on
+	// the platform, and root owns /proc/sys, whose files (core_pattern,
+	// modprobe) would otherwise take its writes. bubblewrap covers
+	// /proc/sys itself only where it finds the folder writable, which it
+	// is not (mode 0555) while its files are.
+	a = append(a, "--proc", "/proc", "--remount-ro", "/proc", "--dev", "/dev", "--size", fmt.Sprint(tmp), "--tmpfs", "/tmp")
 	for _, p := range b.readOnly {
 		a = append(a, "--ro-bind", p, p)
 	}
@@ -280,12 +288,16 @@ func (b *Bwrap) start(ctx context.Context, c Cmd, pipes *stdPipes) (_ *proc, err
 	return p, nil
 }
 
-// checked is c with absolute paths, once its program and working
-// directory are known to be visible inside the sandbox.
+// checked is c with absolute paths and the interpreters it may start
+// shown (hostRuntimes), once its program and working directory are known
+// to be visible inside the sandbox.
 func (b *Bwrap) checked(c Cmd) (Cmd, error) {
 	c, err := absolutePaths(c)
 	if err != nil {
 		return c, err
+	}
+	if extra := b.runtimes.mounts(c.Path, c.Args[0]); len(extra) > 0 {
+		c.Mounts = append(append([]Mount{}, c.Mounts...), extra...)
 	}
 	if err := b.checkProgram(c); err != nil {
 		return c, err
@@ -452,13 +464,16 @@ func withoutResource(rl []rlimit, res int) []rlimit {
 }
 
 // checkProgram reports a program that cannot exist inside the sandbox, so a
-// missing program is an error from Run as with Host, not a failed turn.
+// missing program is an error from Run as with Host, not a failed turn;
+// and a program that exists here but would not be visible inside (each
+// link on its way included), with an error wrapping command.ErrPlatform.
 func (b *Bwrap) checkProgram(c Cmd) error {
 	prog := c.Args[0]
 	if !strings.Contains(prog, "/") {
 		for _, dir := range filepath.SplitList(searchPath(c, sandboxPath)) {
-			if fi, err := os.Stat(filepath.Join(dir, prog)); err == nil && !fi.IsDir() {
-				return nil
+			p := filepath.Join(dir, prog)
+			if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+				return b.checkVisible(p, c.Mounts)
 			}
 		}
 		return fmt.Errorf("sandbox: %s: %w", prog, exec.ErrNotFound)
@@ -476,7 +491,35 @@ func (b *Bwrap) checkProgram(c Cmd) error {
 	if fi.IsDir() {
 		return fmt.Errorf("sandbox: %s is a directory", prog)
 	}
+	return b.checkVisible(prog, c.Mounts)
+}
+
+// checkVisible reports a program that the sandbox with mounts would not
+// show, or one of whose links leads out of what it shows.
+func (b *Bwrap) checkVisible(prog string, mounts []Mount) error {
+	for _, p := range linkChain(prog) {
+		if !b.alwaysVisible(p) && !underMount(p, mounts) {
+			return notVisibleError(prog, p)
+		}
+	}
 	return nil
+}
+
+// alwaysVisible reports whether every sandbox of b shows the host path p:
+// the system's folders, the files of /etc shown (the alternatives links
+// most interpreters lead through) and the runtimes given read-only.
+func (b *Bwrap) alwaysVisible(p string) bool {
+	for _, top := range []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
+		if p == top || strings.HasPrefix(p, top+"/") {
+			return true
+		}
+	}
+	for _, ro := range append(append(append([]string{}, b.readOnly...), etcFiles...), interpreterEtcFiles()...) {
+		if p == ro || strings.HasPrefix(p, ro+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // absolutePaths makes the command's relative paths (folder, mounts, a

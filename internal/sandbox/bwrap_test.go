@@ -78,6 +78,11 @@ done
 echo x > /usr/probe 2>/dev/null && echo "wrote /usr"
 echo x > /probe 2>/dev/null && echo "wrote /"
 echo x > ` + dir + `/ro 2>/dev/null && echo "wrote read-only mount"
+# /proc/sys belongs to root, which the command's uid maps to where the
+# worker runs as root: /proc must be read-only (on a host whose own /proc/sys
+# is writable, a write to kernel.core_pattern would run code as root).
+awk '$5 == "/proc" && $6 !~ /(^|,)ro(,|$)/ { print "writable /proc" }' /proc/self/mountinfo
+echo 1 > /proc/sys/kernel/sysrq 2>/dev/null && echo "wrote a sysctl"
 cat /proc/self/environ | tr '\0' '\n' | grep -c SECRET
 test "$$" = 1 || echo "not pid 1"
 `

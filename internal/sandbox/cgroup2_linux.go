@@ -5,6 +5,7 @@ package sandbox
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -17,25 +18,18 @@ import (
 // cgroupSet.
 const unified = "unified"
 
-// findCgroups returns where the worker can create cgroups: v1 when its
-// memory, pids and cpuacct controllers are mounted and writable, else v2 when
-// the worker's cgroup can delegate memory and pids. version is "v1" or "v2".
+// findCgroups returns where the process can create cgroups, delegating
+// them first where needed (Delegate). version is "v1" or "v2".
 func findCgroups() (cp cgroupParents, version string, err error) {
-	cp, err1 := findCgroupV1()
-	if err1 == nil {
-		err1 = cp.checkWritable()
+	d, err := Delegate(context.Background())
+	if err != nil {
+		return nil, "", err
 	}
-	if err1 == nil {
-		return cp, "v1", nil
+	if d.Version == "v1" {
+		cp, err := findCgroupV1()
+		return cp, "v1", err
 	}
-	cp, err2 := findCgroupV2()
-	if err2 == nil {
-		err2 = cp.checkWritable()
-	}
-	if err2 == nil {
-		return cp, "v2", nil
-	}
-	return nil, "", fmt.Errorf("cgroup v1: %v; cgroup v2: %v", err1, err2)
+	return cgroupParents{unified: d.Dir}, "v2", nil
 }
 
 // findCgroupV2 returns the worker's own cgroup v2 directory, prepared so

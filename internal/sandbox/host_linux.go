@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"syscall"
 	"time"
 )
@@ -48,13 +47,14 @@ func (h *Host) start(ctx context.Context, c Cmd, pipes *stdPipes) (*proc, error)
 		return nil, errors.New("sandbox: empty command")
 	}
 	limits := WithDefaults(c.Limits, h.cfg.TurnDefaults)
-	cmd := exec.Command(c.Args[0], c.Args[1:]...)
-	cmd.Dir = c.Dir
 	home := os.Getenv("HOME")
 	if home == "" {
 		home = os.TempDir()
 	}
-	cmd.Env = minimalEnv(searchPath(c, os.Getenv("PATH")), home, c.Env)
+	env := minimalEnv(searchPath(c, os.Getenv("PATH")), home, c.Env)
+	cmd := execCommand(c.Args, env)
+	cmd.Dir = c.Dir
+	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	p := &proc{cmd: cmd, limits: limits, stderr: newCapBuffer(limits.OutputBytes)}
 	pipes.attach(cmd, c, p)

@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // hostileLimits are the per-turn limits of the hostile suite: short, so the
@@ -28,6 +30,15 @@ var hostileLimits = Limits{
 	FileSizeBytes: 16 << 20,
 	OpenFiles:     256,
 	OutputBytes:   1 << 20,
+}
+
+// hostileTurnLimits are hostileLimits with their times stretched on a slow
+// machine (testenv.Scaled).
+func hostileTurnLimits() Limits {
+	l := hostileLimits
+	l.WallTime = testenv.Scaled(l.WallTime)
+	l.CPUTime = testenv.Scaled(l.CPUTime)
+	return l
 }
 
 // hostileEnv is the world one hostile bot plays in: its folder, its round
@@ -135,7 +146,7 @@ func (e *hostileEnv) turn(t *testing.T) Cmd {
 		Args:   append(prog, "A", e.round),
 		Dir:    e.bot,
 		Mounts: []Mount{{Source: e.bot, Writable: true}, {Source: e.round, Writable: true}},
-		Limits: hostileLimits,
+		Limits: hostileTurnLimits(),
 	}
 }
 
@@ -261,9 +272,14 @@ var hostileCases = []struct {
 		}
 	}},
 	{name: "kill_all", check: wantCommand},
-	// On a busy machine the wall time may end the turn before the disk
-	// watchdog does; either way the folders stay within the bound.
-	{name: "disk_filler", tune: func(l *Limits) { l.WallTime = 8 * time.Second }, check: func(t *testing.T, e *hostileEnv, r Result) {
+	// The bot gets all the time it needs to reach the disk bound: on a slow
+	// machine its CPU second would otherwise end it first, proving nothing
+	// of the bound. On a busy machine the wall time may still end the turn
+	// before the disk watchdog does; either way the folders stay within
+	// the bound.
+	{name: "disk_filler", tune: func(l *Limits) {
+		l.WallTime, l.CPUTime = testenv.Scaled(time.Minute), testenv.Scaled(time.Minute)
+	}, check: func(t *testing.T, e *hostileEnv, r Result) {
 		if r.Signal != "SIGKILL" || !(r.TimedOut || bytes.Contains(r.Stderr, []byte("wrote more than"))) {
 			t.Errorf("want killed for writing too much: %+v %s", r, r.Stderr)
 		}
@@ -344,7 +360,7 @@ func testHostileBots(t *testing.T, session bool) {
 	b := requireEnforced(t)
 	// A process of the worker's user outside the sandbox, which kill -1
 	// must not reach.
-	bystander := exec.Command("sleep", "120")
+	bystander := exec.Command("sleep", "100000")
 	if err := bystander.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -408,7 +424,7 @@ func TestHostileBuilds(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newHostileEnv(t, tc.name)
-			limits := hostileLimits
+			limits := hostileTurnLimits()
 			limits.WallTime = 30 * time.Second
 			limits.CPUTime = 30 * time.Second
 			limits.MemoryBytes = 1 << 30

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"time"
 )
 
@@ -27,9 +26,10 @@ func (h *Host) Run(ctx context.Context, c Cmd) (Result, error) {
 		return Result{}, errors.New("sandbox: empty command")
 	}
 	limits := WithDefaults(c.Limits, h.cfg.TurnDefaults)
-	cmd := exec.Command(c.Args[0], c.Args[1:]...)
+	env := minimalEnv(searchPath(c, os.Getenv("PATH")), os.Getenv("HOME"), append(platformEnv(), c.Env...))
+	cmd := execCommand(c.Args, env)
 	cmd.Dir = c.Dir
-	cmd.Env = minimalEnv(searchPath(c, os.Getenv("PATH")), os.Getenv("HOME"), append(platformEnv(), c.Env...))
+	cmd.Env = env
 	cmd.Stdin = c.Stdin
 	stdout, stderr := newCapBuffer(limits.OutputBytes), newCapBuffer(limits.OutputBytes)
 	cmd.Stdout, cmd.Stderr = stdout, stderr

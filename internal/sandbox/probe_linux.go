@@ -10,6 +10,11 @@ import (
 	"time"
 )
 
+// checkWallTime bounds the trivial commands that check a sandbox works: a
+// millisecond's work, but a machine under heavy load or under emulation
+// may take seconds to start it, which must not read as a broken sandbox.
+const checkWallTime = time.Minute
+
 // Probe finds out what this machine can enforce: it runs a real command
 // under bubblewrap and compares its namespaces with the worker's, and checks
 // that cgroups can be created.
@@ -33,11 +38,15 @@ func Probe(ctx context.Context) Capabilities {
 	caps.Bwrap = true
 	r, err := b.Run(ctx, Cmd{
 		Args:   []string{"/bin/sh", "-c", "echo $$; readlink /proc/self/ns/user /proc/self/ns/net /proc/self/ns/pid"},
-		Limits: Limits{WallTime: 10 * time.Second, OutputBytes: 4096},
+		Limits: Limits{WallTime: checkWallTime, OutputBytes: 4096},
 	})
 	if err != nil || r.ExitCode != 0 {
 		caps.Bwrap = false
-		caps.Problems = append(caps.Problems, fmt.Sprintf("bubblewrap probe command failed: %v %s", err, strings.TrimSpace(string(r.Stderr))))
+		why := fmt.Sprint(err)
+		if err == nil {
+			why = fmt.Sprintf("exit %d, signal %q, timed out %v", r.ExitCode, r.Signal, r.TimedOut)
+		}
+		caps.Problems = append(caps.Problems, fmt.Sprintf("bubblewrap probe command failed: %s %s", why, strings.TrimSpace(string(r.Stderr))))
 		return caps
 	}
 	lines := strings.Fields(string(r.Stdout))

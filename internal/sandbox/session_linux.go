@@ -16,6 +16,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/broadside/broadside/internal/command"
 )
 
 // supervisorPath is where the supervisor binary appears in the sandbox.
@@ -84,6 +86,9 @@ func (b *Bwrap) NewSession(mounts []Mount, limits Limits) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: session: %w", err)
 	}
+	// Every interpreter of the program folders is shown: which of them
+	// the session's commands start is not known yet.
+	mounts = append(append([]Mount{}, mounts...), b.runtimes.mounts(programDirs())...)
 	c, err := absolutePaths(Cmd{Args: []string{supervisorPath}, Mounts: mounts})
 	if err != nil {
 		return nil, err
@@ -125,7 +130,7 @@ func (b *Bwrap) NewSession(mounts []Mount, limits Limits) (*Session, error) {
 	}
 	// A first command proves the supervisor answers; without it every
 	// command would silently fall back to a fresh sandbox.
-	r, err := s.Run(context.Background(), Cmd{Args: []string{"/bin/true"}, Limits: Limits{WallTime: 10 * time.Second}})
+	r, err := s.Run(context.Background(), Cmd{Args: []string{"/bin/true"}, Limits: Limits{WallTime: checkWallTime}})
 	if err != nil || s.broken || r.ExitCode != 0 {
 		s.Close()
 		return nil, fmt.Errorf("sandbox: session: the supervisor does not answer (%v, %+v)", err, r)
@@ -262,6 +267,11 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 	}
 	visible := append(append([]Mount{}, s.mounts...), c.Mounts...)
 	if err := s.check(c, visible); err != nil {
+		if errors.Is(err, command.ErrPlatform) {
+			// A program the session does not show: a fresh sandbox
+			// shows it, or says why it cannot.
+			return s.b.Run(ctx, s.fresh(c))
+		}
 		return Result{}, err
 	}
 	if err := mountStaged(placed); err != nil {
@@ -294,7 +304,7 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 // check reports a program or a working directory the command would not
 // see in the session, as a fresh sandbox would.
 func (s *Session) check(c Cmd, visible []Mount) error {
-	if err := s.b.checkProgram(c); err != nil {
+	if err := s.b.checkProgram(Cmd{Args: c.Args, Dir: c.Dir, Path: c.Path, Mounts: visible}); err != nil {
 		return err
 	}
 	return s.b.checkDir(Cmd{Dir: c.Dir, Mounts: visible})

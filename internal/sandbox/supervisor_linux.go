@@ -189,7 +189,7 @@ func superviseOne(req sessionRequest) (Result, error) {
 	if len(req.Args) == 0 {
 		return Result{}, errEmpty
 	}
-	cmd := exec.Command(req.Args[0], req.Args[1:]...)
+	cmd := execCommand(req.Args, req.Env)
 	cmd.Dir = req.Dir
 	cmd.Env = req.Env
 	cmd.Stdin = bytes.NewReader(req.Stdin)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // Bot is a contestant's bot: a name under an owner, for one game, with the
@@ -96,4 +98,54 @@ func (s *Store) BotSetHouse(ctx context.Context, id int64, house bool) error {
 		return fmt.Errorf("store: set house flag of bot %d: %w", id, ErrNotFound)
 	}
 	return nil
+}
+
+// botNamesLockKey names the advisory lock that orders the creation of
+// bots, so that two uploads cannot both take names that read alike.
+const botNamesLockKey = 0x626f746e616d65 // "botname"
+
+// BotNamesLock takes the bot names' lock until the transaction ends; run
+// it in the transaction that creates the bot.
+func (s *Store) BotNamesLock(ctx context.Context) error {
+	if _, err := s.db.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, botNamesLockKey); err != nil {
+		return fmt.Errorf("store: lock bot names: %w", err)
+	}
+	return nil
+}
+
+// BotExistsNamed reports whether owner has a bot of that name, in any
+// letter case (an upload under it adds a version).
+func (s *Store) BotExistsNamed(ctx context.Context, ownerID int64, name string) (bool, error) {
+	var ok bool
+	err := s.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM bots WHERE owner_id = $1 AND lower(name) = lower($2))`,
+		ownerID, name).Scan(&ok)
+	if err != nil {
+		return false, fmt.Errorf("store: bot %q of user %d: %w", name, ownerID, err)
+	}
+	return ok, nil
+}
+
+// BotName is a bot's name with its owner, game and house flag.
+type BotName struct {
+	ID      int64
+	OwnerID int64
+	Name    string
+	Game    string
+	House   bool
+}
+
+// BotNamesAgainst lists the bots a new bot of owner in game must not be
+// named like: the other users' bots of that game and every house bot.
+func (s *Store) BotNamesAgainst(ctx context.Context, ownerID int64, game string) ([]BotName, error) {
+	rows, err := s.db.Query(ctx, `
+		SELECT id, owner_id, name, game, house FROM bots
+		WHERE owner_id <> $1 AND (game = $2 OR house) ORDER BY id`, ownerID, game)
+	if err != nil {
+		return nil, fmt.Errorf("store: bot names of %s: %w", game, err)
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (BotName, error) {
+		var b BotName
+		err := row.Scan(&b.ID, &b.OwnerID, &b.Name, &b.Game, &b.House)
+		return b, err
+	})
 }

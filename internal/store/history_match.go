@@ -88,23 +88,25 @@ func (s *Store) historyQuery(ctx context.Context, what, seats string, args ...an
 }
 
 // BotHistory pages through a bot's matches, newest first, read in the
-// order of its seat index.
-func (s *Store) BotHistory(ctx context.Context, botID int64, limit, offset int) ([]HistoryRow, error) {
+// order of its seat index; the games of hidden battles only withHidden.
+func (s *Store) BotHistory(ctx context.Context, botID int64, limit, offset int, withHidden bool) ([]HistoryRow, error) {
 	return s.historyQuery(ctx, fmt.Sprintf("bot %d", botID), `
-		SELECT match_id, bot_id FROM match_players WHERE bot_id = $1
+		SELECT match_id, bot_id FROM match_players WHERE bot_id = $1 AND `+notHidden("match_id", withHidden)+`
 		ORDER BY match_id DESC LIMIT $2 OFFSET $3`, botID, limit, offset)
 }
 
 // ClanHistory pages through the matches of the bots of a clan's current
 // members, newest first; a match between two of them gives a row for each.
 // Each bot's newest seats come from its seat index, so a small clan's page
-// never scans the whole match history.
-func (s *Store) ClanHistory(ctx context.Context, clanID int64, limit, offset int) ([]HistoryRow, error) {
+// never scans the whole match history. The games of hidden battles are
+// listed only withHidden.
+func (s *Store) ClanHistory(ctx context.Context, clanID int64, limit, offset int, withHidden bool) ([]HistoryRow, error) {
 	return s.historyQuery(ctx, fmt.Sprintf("clan %d", clanID), `
 		SELECT p.match_id, p.bot_id FROM clan_members c
 		JOIN bots b ON b.owner_id = c.user_id
 		CROSS JOIN LATERAL (
-			SELECT x.match_id, x.bot_id, x.seat FROM match_players x WHERE x.bot_id = b.id
+			SELECT x.match_id, x.bot_id, x.seat FROM match_players x
+			WHERE x.bot_id = b.id AND `+notHidden("x.match_id", withHidden)+`
 			ORDER BY x.match_id DESC LIMIT $2::int + $3::int
 		) p
 		WHERE c.clan_id = $1
@@ -164,7 +166,9 @@ type HeadToHead struct {
 
 // HeadToHeadGet counts the results of the finished matches between bots a
 // and b, from a's side, and lists their most recent matches of any status.
-func (s *Store) HeadToHeadGet(ctx context.Context, a, b int64, limit int) (*HeadToHead, []MatchRow, error) {
+// The games of hidden battles count once released, and are listed before
+// only withHidden.
+func (s *Store) HeadToHeadGet(ctx context.Context, a, b int64, limit int, withHidden bool) (*HeadToHead, []MatchRow, error) {
 	var h HeadToHead
 	err := s.db.QueryRow(ctx, `
 		SELECT count(*),
@@ -175,11 +179,7 @@ func (s *Store) HeadToHeadGet(ctx context.Context, a, b int64, limit int) (*Head
 		FROM match_players pa
 		JOIN match_players pb ON pb.match_id = pa.match_id AND pb.bot_id = $2
 		JOIN matches m ON m.id = pa.match_id
-		WHERE pa.bot_id = $1 AND m.status = 'finished'
-		  -- Games of a battle whose results are hidden count once released.
-		  AND NOT EXISTS (
-			SELECT 1 FROM battle_games g JOIN battles bt ON bt.id = g.battle_id
-			WHERE g.match_id = m.id AND bt.results_hidden AND NOT bt.released)`, a, b).
+		WHERE pa.bot_id = $1 AND m.status = 'finished' AND NOT `+fmt.Sprintf(hiddenGame, "m.id"), a, b).
 		Scan(&h.Games, &h.AWins, &h.BWins, &h.Draws, &h.APoints, &h.BPoints)
 	if err != nil {
 		return nil, nil, fmt.Errorf("store: head to head of bots %d and %d: %w", a, b, err)
@@ -188,7 +188,7 @@ func (s *Store) HeadToHeadGet(ctx context.Context, a, b int64, limit int) (*Head
 		SELECT `+matchColumns+` FROM matches m WHERE m.id IN (
 			SELECT pa.match_id FROM match_players pa
 			JOIN match_players pb ON pb.match_id = pa.match_id AND pb.bot_id = $2
-			WHERE pa.bot_id = $1 ORDER BY pa.match_id DESC LIMIT $3)
+			WHERE pa.bot_id = $1 AND `+notHidden("pa.match_id", withHidden)+` ORDER BY pa.match_id DESC LIMIT $3)
 		ORDER BY m.id DESC`, a, b, limit)
 	if err != nil {
 		return nil, nil, fmt.Errorf("store: matches between bots %d and %d: %w", a, b, err)

@@ -44,7 +44,7 @@ func TestHistoryQueries(t *testing.T) {
 	m3 := b.match(t, false, x.ID, z.ID) // still queued
 
 	t.Run("a bot's history, newest first, with the rating change of rated matches", func(t *testing.T) {
-		rows, err := b.st.BotHistory(b.ctx, x.ID, 10, 0)
+		rows, err := b.st.BotHistory(b.ctx, x.ID, 10, 0, false)
 		if err != nil || len(rows) != 3 {
 			t.Fatalf("%d rows, %v", len(rows), err)
 		}
@@ -57,7 +57,7 @@ func TestHistoryQueries(t *testing.T) {
 		if rows[2].MatchID != m1.ID || !rows[2].Rated() || rows[2].RatingChange() != 162 {
 			t.Errorf("the rated win %+v", rows[2])
 		}
-		if page, _ := b.st.BotHistory(b.ctx, x.ID, 1, 1); len(page) != 1 || page[0].MatchID != m2.ID {
+		if page, _ := b.st.BotHistory(b.ctx, x.ID, 1, 1, false); len(page) != 1 || page[0].MatchID != m2.ID {
 			t.Errorf("the second page of one %+v", page)
 		}
 	})
@@ -73,7 +73,7 @@ func TestHistoryQueries(t *testing.T) {
 	})
 
 	t.Run("head to head counts finished matches only, from a's side", func(t *testing.T) {
-		h, ms, err := b.st.HeadToHeadGet(b.ctx, y.ID, x.ID, 10)
+		h, ms, err := b.st.HeadToHeadGet(b.ctx, y.ID, x.ID, 10, false)
 		want := store.HeadToHead{Games: 2, AWins: 0, BWins: 1, Draws: 1, APoints: 21, BPoints: 21}
 		if err != nil || *h != want || len(ms) != 2 || ms[0].ID != m2.ID {
 			t.Fatalf("%+v, %d matches, %v", h, len(ms), err)
@@ -89,7 +89,7 @@ func TestHistoryQueries(t *testing.T) {
 		if err := b.st.ClanJoin(b.ctx, clan.ID, y.OwnerID); err != nil {
 			t.Fatal(err)
 		}
-		rows, err := b.st.ClanHistory(b.ctx, clan.ID, 10, 0)
+		rows, err := b.st.ClanHistory(b.ctx, clan.ID, 10, 0, false)
 		if err != nil || len(rows) != 5 {
 			t.Fatalf("%d rows, %v", len(rows), err)
 		}

@@ -114,9 +114,9 @@ func (s *Store) listen(ctx context.Context, channel string, fn func(payload []by
 }
 
 // MatchRowsPlaying lists the matches being played now, of game when set,
-// oldest start first.
-func (s *Store) MatchRowsPlaying(ctx context.Context, game string, limit int) ([]MatchRow, error) {
+// oldest start first; the games of hidden battles only withHidden.
+func (s *Store) MatchRowsPlaying(ctx context.Context, game string, limit int, withHidden bool) ([]MatchRow, error) {
 	return s.matchRowsQuery(ctx, `SELECT `+matchColumns+` FROM matches m
-		WHERE m.status = 'running' AND ($2 = '' OR m.game = $2)
+		WHERE m.status = 'running' AND ($2 = '' OR m.game = $2) AND `+notHidden("m.id", withHidden)+`
 		ORDER BY m.started_at, m.id LIMIT $1`, limit, game)
 }

@@ -78,14 +78,35 @@ type MatchListParams struct {
 	// BotID, when set, keeps the matches that bot played.
 	BotID int64
 	// Game, when set, keeps the matches of that game.
-	Game   string
-	Limit  int
-	Offset int
+	Game string
+	// WithHidden keeps the games of battles whose results are hidden and
+	// not yet released; only organisers may see them (see hiddenGame).
+	WithHidden bool
+	Limit      int
+	Offset     int
+}
+
+// hiddenGame is true for a match that is a game of a battle whose results
+// are hidden and not yet released, with %s the match id's column. While
+// hidden, who played which game is itself the result (the games' players
+// give the bracket away), so public lists leave such games out entirely.
+const hiddenGame = `EXISTS (SELECT 1 FROM battle_games hg JOIN battles hb ON hb.id = hg.battle_id
+	WHERE hg.match_id = %s AND hb.results_hidden AND NOT hb.released)`
+
+// notHidden is a condition that keeps the rows of column's match unless
+// it is a hidden battle game, or keeps them all withHidden. It is left
+// out of the query rather than made a parameter, so the planner can use
+// it (an anti-join on battle_games' match index).
+func notHidden(column string, withHidden bool) string {
+	if withHidden {
+		return "true"
+	}
+	return "NOT " + fmt.Sprintf(hiddenGame, column)
 }
 
 // MatchRows lists matches, newest first, with their players (without logs).
 func (s *Store) MatchRows(ctx context.Context, p MatchListParams) ([]MatchRow, error) {
-	q := `SELECT ` + matchColumns + ` FROM matches m WHERE $3 = '' OR m.game = $3
+	q := `SELECT ` + matchColumns + ` FROM matches m WHERE ($3 = '' OR m.game = $3) AND ` + notHidden("m.id", p.WithHidden) + `
 		ORDER BY m.id DESC LIMIT $1 OFFSET $2`
 	args := []any{p.Limit, p.Offset, p.Game}
 	if p.BotID != 0 {
@@ -94,7 +115,7 @@ func (s *Store) MatchRows(ctx context.Context, p MatchListParams) ([]MatchRow, e
 		// rows for a bot with few recent games.
 		q = `SELECT ` + matchColumns + ` FROM (
 				SELECT DISTINCT mp.match_id FROM match_players mp JOIN matches g ON g.id = mp.match_id
-				WHERE mp.bot_id = $4 AND ($3 = '' OR g.game = $3)
+				WHERE mp.bot_id = $4 AND ($3 = '' OR g.game = $3) AND ` + notHidden("mp.match_id", p.WithHidden) + `
 				ORDER BY mp.match_id DESC LIMIT $1 OFFSET $2
 			) p JOIN matches m ON m.id = p.match_id
 			ORDER BY m.id DESC`

@@ -12,7 +12,9 @@ package testenv
 import (
 	"os"
 	"os/exec"
+	"strconv"
 	"testing"
+	"time"
 )
 
 // EnvRequireAll names the variable that turns missing requirements into
@@ -58,4 +60,21 @@ func RequireProgram(t testing.TB, programs ...string) {
 			Require(t, p, false, p+" is not installed (scripts/setup.sh --test installs it)")
 		}
 	}
+}
+
+// EnvTimeScale names the variable that stretches the time limits tests
+// give the commands they run, on a machine much slower than the ones the
+// limits were chosen on: an emulated guest (make test-cgroup2) runs bots
+// several times slower, and a bot that did not finish its work within its
+// CPU second would read as a sandbox that broke it.
+const EnvTimeScale = "BROADSIDE_TEST_TIME_SCALE"
+
+// Scaled returns d times the factor in EnvTimeScale (1 when unset or not a
+// number of at least 1).
+func Scaled(d time.Duration) time.Duration {
+	f, err := strconv.ParseFloat(os.Getenv(EnvTimeScale), 64)
+	if err != nil || f < 1 {
+		return d
+	}
+	return time.Duration(float64(d) * f)
 }

@@ -59,8 +59,8 @@ func (h *Handler) tokenCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.NewToken, v.Error = made, msg
-	// The token is shown in this response only; do not let it be cached.
-	w.Header().Set("Cache-Control", "no-store")
+	// The token is shown in this response only: like every page it is
+	// sent with Cache-Control: no-store (see noStore).
 	h.render(w, r, status, page.Account(*v))
 }
 

@@ -279,20 +279,24 @@ func TestBattleHiddenResults(t *testing.T) {
 			t.Errorf("contestant GET %s: status %d", p, res.status)
 		}
 	}
-	if res := ann.get("/matches"); !strings.Contains(res.body, "result hidden") || strings.Contains(res.body, " won") {
-		t.Errorf("match list shows a hidden result")
+	// Who played the game is the result too: the lists leave it out.
+	link := fmt.Sprintf(`href="/matches/%d"`, match)
+	if res := ann.get("/matches"); strings.Contains(res.body, link) || strings.Contains(res.body, " won") {
+		t.Errorf("match list shows a hidden battle game")
 	}
 	if res := ann.get(path); strings.Contains(res.body, "Standings") {
 		t.Errorf("contestant sees the standings of a hidden battle")
 	}
-	for _, p := range []string{fmt.Sprintf("/bots/%d", annBot), fmt.Sprintf("/bots/%d/history", annBot)} {
-		if res := ann.get(p); !strings.Contains(res.body, "result hidden") {
-			t.Errorf("%s does not hide the battle game's result", p)
+	h2h := fmt.Sprintf("/bots/%d/vs/%d", annBot, olgaBot)
+	for _, p := range []string{fmt.Sprintf("/bots/%d", annBot), fmt.Sprintf("/bots/%d/history", annBot), h2h} {
+		if res := ann.get(p); res.status != http.StatusOK || strings.Contains(res.body, link) || strings.Contains(res.body, "finished matches") {
+			t.Errorf("%s lists the hidden battle game (status %d)", p, res.status)
 		}
 	}
-	h2h := fmt.Sprintf("/bots/%d/vs/%d", annBot, olgaBot)
-	if res := ann.get(h2h); !strings.Contains(res.body, "result hidden") || strings.Contains(res.body, "finished matches") {
-		t.Errorf("head to head shows a hidden battle game's result")
+	for _, p := range []string{"/matches", fmt.Sprintf("/bots/%d/history", annBot), h2h} {
+		if res := org.get(p); !strings.Contains(res.body, link) {
+			t.Errorf("organiser: %s does not list the hidden battle game", p)
+		}
 	}
 	if res := org.get(matchPath); res.status != http.StatusOK {
 		t.Errorf("organiser GET %s: status %d", matchPath, res.status)
@@ -310,11 +314,11 @@ func TestBattleHiddenResults(t *testing.T) {
 	if res := ann.get(path); !strings.Contains(res.body, "Standings") {
 		t.Errorf("contestant does not see the standings after release")
 	}
-	if res := ann.get(fmt.Sprintf("/bots/%d/history", annBot)); strings.Contains(res.body, "result hidden") {
-		t.Errorf("bot history still hides the result after release")
+	if res := ann.get(fmt.Sprintf("/bots/%d/history", annBot)); !strings.Contains(res.body, link) {
+		t.Errorf("bot history still hides the game after release")
 	}
-	if res := ann.get(h2h); strings.Contains(res.body, "result hidden") || !strings.Contains(res.body, "in 1 finished matches") {
-		t.Errorf("head to head still hides the result after release")
+	if res := ann.get(h2h); !strings.Contains(res.body, link) || !strings.Contains(res.body, "in 1 finished matches") {
+		t.Errorf("head to head still hides the game after release")
 	}
 	if res := org.post(path+"/release", url.Values{"csrf_token": {org.token(path)}}); res.status != http.StatusUnprocessableEntity {
 		t.Errorf("second release: status %d", res.status)

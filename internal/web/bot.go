@@ -70,10 +70,7 @@ func (h *Handler) botView(r *http.Request) (*page.BotView, error) {
 	if err != nil {
 		return nil, err
 	}
-	history, err := h.store.BotHistory(ctx, id, 10, 0)
-	if err == nil {
-		err = h.hideBattleHistory(ctx, h.base(r, "").UserID, history)
-	}
+	history, err := h.store.BotHistory(ctx, id, 10, 0, seesHidden(r))
 	if err != nil {
 		return nil, err
 	}

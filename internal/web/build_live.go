@@ -115,6 +115,11 @@ func (h *Handler) buildEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	owner := h.base(r, "").UserID == b.OwnerID
+	release, ok := h.takeStream(w, r)
+	if !ok {
+		return
+	}
+	defer release()
 	sse := startSSE(w)
 	if buildOver(ver.BuildStatus) {
 		sse.send(sseEvent{name: "end", data: statusJSON(ver.BuildStatus)})

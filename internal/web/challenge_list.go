@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 
@@ -20,14 +21,13 @@ func (h *Handler) challengeFor(r *http.Request, userID int64) (*store.Challenge,
 	if err != nil {
 		return nil, err
 	}
+	// To anyone but its two parties a challenge does not exist: the same
+	// answer as for a number never used, so trying numbers tells nothing.
 	c, err := h.store.ChallengeGetByID(r.Context(), id)
-	if err != nil {
-		return nil, err
-	}
-	if userID != c.ChallengerID && userID != c.ChallengedOwnerID {
+	if errors.Is(err, store.ErrNotFound) || (err == nil && userID != c.ChallengerID && userID != c.ChallengedOwnerID) {
 		return nil, refuse(http.StatusNotFound, "There is no challenge of yours with that number.")
 	}
-	return c, nil
+	return c, err
 }
 
 // challengesView loads the user's challenges, split into received and sent.

@@ -3,6 +3,7 @@ package web_test
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -235,13 +236,14 @@ func TestChallengeAPI(t *testing.T) {
 		{"listing needs a token", "GET", "/api/challenges", "", 401, "token"},
 		{"a bad status filter", "GET", "/api/challenges?status=won", annTok, 400, "status is pending"},
 		{"others cannot see it", "GET", fmt.Sprintf("/api/challenges/%d", id), catTok, 404, "no challenge of yours"},
-		{"others cannot decline it", "POST", fmt.Sprintf("/api/challenges/%d/decline", id), catTok, 404, "does not exist"},
-		{"others cannot accept it", "POST", fmt.Sprintf("/api/challenges/%d/accept", id), catTok, 404, "does not exist"},
+		{"others cannot decline it", "POST", fmt.Sprintf("/api/challenges/%d/decline", id), catTok, 404, "no challenge of yours"},
+		{"others cannot accept it", "POST", fmt.Sprintf("/api/challenges/%d/accept", id), catTok, 404, "no challenge of yours"},
 		{"the challenger sees it", "GET", fmt.Sprintf("/api/challenges/%d", id), benTok, 200, `"status": "pending"`},
 		{"the challenged owner declines it", "POST", fmt.Sprintf("/api/challenges/%d/decline", id), annTok, 200, `"challenge_status": "declined"`},
 		{"then it cannot be accepted", "POST", fmt.Sprintf("/api/challenges/%d/accept", id), annTok, 409, "already declined"},
-		{"others learn nothing of an answered one", "POST", fmt.Sprintf("/api/challenges/%d/accept", id), catTok, 404, "does not exist"},
-		{"a missing challenge", "POST", "/api/challenges/999999/accept", annTok, 404, "does not exist"},
+		{"others learn nothing of an answered one", "POST", fmt.Sprintf("/api/challenges/%d/accept", id), catTok, 404, "no challenge of yours"},
+		{"a missing challenge", "POST", "/api/challenges/999999/accept", annTok, 404, "no challenge of yours"},
+		{"a missing challenge's answer", "GET", "/api/challenges/999999", annTok, 404, "no challenge of yours"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -254,6 +256,25 @@ func TestChallengeAPI(t *testing.T) {
 				t.Fatalf("a stranger learns of the challenge: %s", raw)
 			}
 		})
+	}
+	// Someone else's challenge and one never made answer alike, byte for
+	// byte: trying numbers tells a stranger nothing.
+	for _, act := range []string{"GET ", "POST /accept", "POST /decline"} {
+		method, suffix, _ := strings.Cut(act, " ")
+		get := func(path string) string {
+			req, _ := http.NewRequest(method, b.srv.URL+path+suffix, nil)
+			req.Header.Set("Authorization", "Bearer "+catTok)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			body, _ := io.ReadAll(res.Body)
+			return fmt.Sprintf("%d %s", res.StatusCode, body)
+		}
+		if theirs, none := get(fmt.Sprintf("/api/challenges/%d", id)), get("/api/challenges/999999"); theirs != none {
+			t.Errorf("%s: someone else's challenge answers %q, a missing one %q", act, theirs, none)
+		}
 	}
 	if n := b.count(t, "matches"); n != 0 {
 		t.Fatalf("%d matches were queued", n)

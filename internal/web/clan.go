@@ -82,10 +82,7 @@ func (h *Handler) clanView(r *http.Request) (*page.ClanView, error) {
 		return nil, err
 	}
 	n := pageNumber(r)
-	history, err := h.store.ClanHistory(ctx, id, clanHistorySize+1, (n-1)*clanHistorySize)
-	if err == nil {
-		err = h.hideBattleHistory(ctx, h.base(r, "").UserID, history)
-	}
+	history, err := h.store.ClanHistory(ctx, id, clanHistorySize+1, (n-1)*clanHistorySize, seesHidden(r))
 	if err != nil {
 		return nil, err
 	}

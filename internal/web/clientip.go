@@ -37,6 +37,26 @@ func clientIP(r *http.Request, trusted []netip.Prefix) string {
 	return peer.String()
 }
 
+// addrKey is what the limits count a client address as: an IPv4 address
+// by itself, an IPv6 address by its /64. One subscriber or machine
+// usually has a whole /64 to itself and can take any address in it, so
+// counting each address alone would give it 2^64 allowances.
+func addrKey(addr string) string {
+	a, err := netip.ParseAddr(addr)
+	if err != nil {
+		return addr
+	}
+	a = a.Unmap()
+	if a.Is4() {
+		return a.String()
+	}
+	p, err := a.WithZone("").Prefix(64)
+	if err != nil {
+		return addr
+	}
+	return p.String()
+}
+
 func isTrusted(a netip.Addr, trusted []netip.Prefix) bool {
 	a = a.Unmap()
 	for _, p := range trusted {

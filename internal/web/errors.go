@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,6 +39,9 @@ func (h *Handler) classify(r *http.Request, err error) (int, string) {
 		return http.StatusNotFound, "There is nothing here: it may never have existed, or it was removed."
 	case errors.As(err, &tooBig):
 		return http.StatusRequestEntityTooLarge, fmt.Sprintf("The upload is larger than the limit of %s.", mib(h.cfg.UploadMaxBytes))
+	case store.Unavailable(err) && !h.databaseAnswers(r.Context()):
+		h.logger.WarnContext(r.Context(), "database unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
+		return http.StatusServiceUnavailable, unavailableMsg
 	}
 	h.logger.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	return http.StatusInternalServerError, "Something went wrong on our side. Please try again in a moment."
@@ -52,10 +56,21 @@ func setRetryAfter(w http.ResponseWriter, err error) {
 	}
 }
 
+// unavailableMsg answers a request that needed the database while it
+// could not be reached; with it goes a Retry-After of retryAfter seconds.
+const (
+	unavailableMsg = "Broadside is briefly unavailable: it cannot reach its database. " +
+		"Nothing you did was lost. Please try again in a minute."
+	retryAfter = "30"
+)
+
 // fail renders an error page for err.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	setRetryAfter(w, err)
 	status, msg := h.classify(r, err)
+	if status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", retryAfter)
+	}
 	title := http.StatusText(status)
 	h.render(w, r, status, page.ErrorPage(page.ErrorView{Base: h.base(r, title), Status: status, Message: msg}))
 }
@@ -64,6 +79,9 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 func (h *Handler) apiFail(w http.ResponseWriter, r *http.Request, err error) {
 	setRetryAfter(w, err)
 	status, msg := h.classify(r, err)
+	if status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", retryAfter)
+	}
 	writeJSON(w, status, map[string]string{"error": msg})
 }
 
@@ -80,4 +98,12 @@ func mib(n int64) string {
 		return fmt.Sprintf("%d MiB", n>>20)
 	}
 	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+}
+
+// databaseAnswers pings the database, briefly: a network error may be the
+// blob store's, which is no reason to say the database is down.
+func (h *Handler) databaseAnswers(ctx context.Context) bool {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	return h.store.Ping(ctx) == nil
 }

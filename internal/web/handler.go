@@ -84,6 +84,10 @@ type Config struct {
 	// shown with it, is served from memory;
 	// zero reads the database on every request.
 	LeaderboardTTL time.Duration
+	// StreamsPerClient is how many event streams (live matches, build
+	// logs) one client address (an IPv6 /64) may hold open at once; zero
+	// or less sets no bound.
+	StreamsPerClient int
 }
 
 // DefaultConfig returns the settings the portal runs with unless told otherwise.
@@ -106,6 +110,9 @@ func DefaultConfig() Config {
 		RegisterAttempts:     10,
 		RegisterWindow:       time.Hour,
 		LeaderboardTTL:       2 * time.Second,
+		// A few people watching from one address (a team, a school
+		// behind one router), each with a few pages open.
+		StreamsPerClient: 32,
 	}
 }
 
@@ -146,6 +153,8 @@ type Handler struct {
 	replays *replayCache
 	live    *liveHub
 	builds  *buildHub
+	// streams counts the event streams open per client.
+	streams *streamLimit
 }
 
 // New returns the portal's handler.
@@ -164,6 +173,7 @@ func New(st *store.Store, blobs *blob.Bucket, queue Queue, inspect botupload.Ins
 		registers: newLimiter(cfg.RegisterWindow),
 		now:       time.Now,
 		replays:   newReplayCache(),
+		streams:   newStreamLimit(cfg.StreamsPerClient),
 	}
 	h.live = newLiveHub(st, logger)
 	h.builds = newBuildHub(st, logger)

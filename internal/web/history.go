@@ -29,10 +29,7 @@ func (h *Handler) botHistory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	n := pageNumber(r)
-	rows, err := h.store.BotHistory(ctx, id, historyPageSize+1, (n-1)*historyPageSize)
-	if err == nil {
-		err = h.hideBattleHistory(ctx, h.base(r, "").UserID, rows)
-	}
+	rows, err := h.store.BotHistory(ctx, id, historyPageSize+1, (n-1)*historyPageSize, seesHidden(r))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -76,10 +73,7 @@ func (h *Handler) headToHead(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	sum, matches, err := h.store.HeadToHeadGet(ctx, aID, bID, headToHeadMatches)
-	if err == nil {
-		err = h.hideBattleResults(ctx, h.base(r, "").UserID, matches)
-	}
+	sum, matches, err := h.store.HeadToHeadGet(ctx, aID, bID, headToHeadMatches, seesHidden(r))
 	if err != nil {
 		h.fail(w, r, err)
 		return

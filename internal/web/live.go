@@ -143,6 +143,11 @@ func (h *Handler) matchEvents(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	release, ok := h.takeStream(w, r)
+	if !ok {
+		return
+	}
+	defer release()
 	sse := startSSE(w)
 	if ended(m.Status) {
 		sse.send(sseEvent{name: "end", data: statusJSON(m.Status)})
@@ -174,10 +179,12 @@ func (h *Handler) RunLive(ctx context.Context) {
 // playingShown is how many matches being played a page lists.
 const playingShown = 5
 
-// playing lists the matches of game (all when empty) being played now;
-// the list is an extra, so a failure only leaves it out.
-func (h *Handler) playing(ctx context.Context, game string) []store.MatchRow {
-	ms, err := h.store.MatchRowsPlaying(ctx, game, playingShown)
+// playing lists the matches of game (all when empty) being played now,
+// the games of hidden battles for organisers only; the list is an extra,
+// so a failure only leaves it out.
+func (h *Handler) playing(r *http.Request, game string) []store.MatchRow {
+	ctx := r.Context()
+	ms, err := h.store.MatchRowsPlaying(ctx, game, playingShown, seesHidden(r))
 	if err != nil {
 		h.logger.WarnContext(ctx, "matches playing now", "err", err)
 	}

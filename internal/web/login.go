@@ -17,9 +17,9 @@ import (
 const dummyHash = "$argon2id$v=19$m=32768,t=2,p=2$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 
 // clientKey is the rate-limit key of a request's client address: the peer,
-// or behind a trusted reverse proxy the address it names.
+// or behind a trusted reverse proxy the address it names (see addrKey).
 func (h *Handler) clientKey(r *http.Request) string {
-	return "ip:" + clientIP(r, h.cfg.TrustedProxies)
+	return "ip:" + addrKey(clientIP(r, h.cfg.TrustedProxies))
 }
 
 // accountKey is the rate-limit key of a username, whether or not the

@@ -191,3 +191,37 @@ func TestLoginRehashAndBounds(t *testing.T) {
 		t.Fatalf("the tampered hash took %v", d)
 	}
 }
+
+// TestRegisterLimitIPv6Prefix: behind a trusted proxy, registrations from
+// addresses of one IPv6 /64 count together, as one subscriber's; another
+// /64 and IPv4 addresses have their own allowance.
+func TestRegisterLimitIPv6Prefix(t *testing.T) {
+	b := setupWith(t, nil, func(c *web.Config) {
+		c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}
+		c.RegisterAttempts = 3
+	})
+	register := func(name, from string) int {
+		t.Helper()
+		br := b.browser(t)
+		form := url.Values{"username": {name}, "password": {"correct horse"}, "csrf_token": {br.token("/register")}}
+		req, _ := http.NewRequest(http.MethodPost, br.base+"/register", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-Forwarded-For", from)
+		return br.do(req).status
+	}
+	for i, ip := range []string{"2001:db8:1:2::a", "2001:db8:1:2::b", "2001:db8:1:2:ffff:ffff:ffff:ffff"} {
+		if s := register(fmt.Sprintf("six%d", i), ip); s != http.StatusSeeOther {
+			t.Fatalf("registration %d from %s: %d", i, ip, s)
+		}
+	}
+	for _, ip := range []string{"2001:db8:1:2::c", "2001:db8:1:2:1234::1", "2001:DB8:1:2::d%eth0"} {
+		if s := register("again", ip); s != http.StatusTooManyRequests {
+			t.Errorf("a fourth registration from %s in the same /64: %d, want 429", ip, s)
+		}
+	}
+	for i, ip := range []string{"2001:db8:1:3::a", "192.0.2.1", "192.0.2.2"} {
+		if s := register(fmt.Sprintf("other%d", i), ip); s != http.StatusSeeOther {
+			t.Errorf("registration from %s: %d, want it allowed", ip, s)
+		}
+	}
+}

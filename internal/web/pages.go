@@ -30,16 +30,13 @@ func (h *Handler) home(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	matches, err := h.store.MatchRows(ctx, store.MatchListParams{Limit: 10})
-	if err == nil {
-		err = h.hideBattleResults(ctx, h.base(r, "").UserID, matches)
-	}
+	matches, err := h.store.MatchRows(ctx, store.MatchListParams{Limit: 10, WithHidden: seesHidden(r)})
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	h.render(w, r, http.StatusOK, page.Home(page.HomeView{Base: h.base(r, "Battleship bot competitions"), Top: top, Matches: matches,
-		Playing: h.playing(ctx, "")}))
+		Playing: h.playing(r, "")}))
 }
 
 // leaderboardGame reads ?game=, the main game when absent.
@@ -72,14 +69,14 @@ func (h *Handler) leaderboard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.render(w, r, http.StatusOK, page.Leaderboard(page.LeaderboardView{
-		Base: h.base(r, "Leaderboard"), Game: game, Games: h.cfg.Games, Rows: rows, Queue: queue, Playing: h.playing(r.Context(), game),
+		Base: h.base(r, "Leaderboard"), Game: game, Games: h.cfg.Games, Rows: rows, Queue: queue, Playing: h.playing(r, game),
 		Pager: page.Pager{Page: n, HasPrev: n > 1, HasNext: n*leaderboardPageSize < total, Query: "game=" + game + "&"},
 	}))
 }
 
 func (h *Handler) matches(w http.ResponseWriter, r *http.Request) {
 	n := pageNumber(r)
-	p := store.MatchListParams{Limit: matchPageSize + 1, Offset: (n - 1) * matchPageSize}
+	p := store.MatchListParams{Limit: matchPageSize + 1, Offset: (n - 1) * matchPageSize, WithHidden: seesHidden(r)}
 	v := page.MatchesView{Games: h.cfg.Games}
 	if b := r.URL.Query().Get("bot"); b != "" {
 		id, err := strconv.ParseInt(b, 10, 64)
@@ -98,9 +95,6 @@ func (h *Handler) matches(w http.ResponseWriter, r *http.Request) {
 	}
 
 	ms, err := h.store.MatchRows(r.Context(), p)
-	if err == nil {
-		err = h.hideBattleResults(r.Context(), h.base(r, "").UserID, ms)
-	}
 	if err != nil {
 		h.fail(w, r, err)
 		return

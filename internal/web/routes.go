@@ -20,7 +20,7 @@ func (h *Handler) Routes() http.Handler {
 	r.Get("/healthz", h.health)
 
 	r.Route("/api", func(r chi.Router) {
-		r.Use(h.apiAuth)
+		r.Use(noStore, h.apiAuth)
 		r.Get("/leaderboard", h.apiLeaderboard)
 		r.Get("/bots/{id}", h.apiBot)
 		r.Get("/matches", h.apiMatches)
@@ -43,7 +43,7 @@ func (h *Handler) Routes() http.Handler {
 	})
 
 	r.Group(func(r chi.Router) {
-		r.Use(h.withSession, h.checkCSRF)
+		r.Use(noStore, h.withSession, h.checkCSRF)
 		r.Get("/", h.home)
 		r.Get("/register", h.registerForm)
 		r.Post("/register", h.register)
@@ -152,6 +152,18 @@ func securityHeaders(next http.Handler) http.Handler {
 		hd.Set("X-Frame-Options", "DENY")
 		hd.Set("Referrer-Policy", "same-origin")
 		hd.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// noStore keeps pages and API answers out of every cache, the browser's
+// included: each page carries the visitor's form token, many show a
+// logged-in user's own bots, logs, tokens or challenges, and an API answer
+// depends on the token sent. A handler that knows better (a finished
+// round's boards) sets its own Cache-Control over it.
+func noStore(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
 		next.ServeHTTP(w, r)
 	})
 }

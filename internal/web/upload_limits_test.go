@@ -76,7 +76,7 @@ func TestUploadLimits(t *testing.T) {
 		!strings.Contains(res.body, `name="zip"`) {
 		t.Fatalf("upload page past the build limit: %d %s", res.status, pageError(res.body))
 	}
-	if res := ben.upload("", goodZip(t)); res.status != http.StatusSeeOther {
+	if res := ben.upload("Flint", goodZip(t)); res.status != http.StatusSeeOther {
 		t.Fatalf("another user's upload: %d %s", res.status, pageError(res.body))
 	}
 

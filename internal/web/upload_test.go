@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"fmt"
+	"html"
 	"io"
 	"io/fs"
 	"mime/multipart"
@@ -153,6 +154,10 @@ func TestUpload(t *testing.T) {
 		{"path leaving the folder", makeZip(t, zipFile{name: "bot.json", body: []byte(pythonBotJSON)}, zipFile{name: "bot.py", body: []byte("x")}, zipFile{name: "../evil.py", body: []byte("x")}), 422, "evil.py"},
 		{"symbolic link", makeZip(t, zipFile{name: "bot.json", body: []byte(pythonBotJSON)}, zipFile{name: "bot.py", body: []byte("/etc/passwd"), mode: fs.ModeSymlink | 0o777}), 422, "link"},
 		{"zip bomb", bomb, 422, "zip bomb"},
+		{"a 60,000-character NickName", makeZip(t, zipFile{name: "bot.json", body: []byte(strings.Replace(pythonBotJSON, `"Pyro"`, `"`+strings.Repeat("N", 60000)+`"`, 1))},
+			zipFile{name: "bot.py", body: []byte("x")}), 422, "NickName is 60000 characters long; at most 100 are allowed"},
+		{"a long RunArgs", makeZip(t, zipFile{name: "bot.json", body: []byte(strings.Replace(pythonBotJSON, `"RunArgs":""`, `"RunArgs":"`+strings.Repeat("-v ", 400)+`"`, 1))},
+			zipFile{name: "bot.py", body: []byte("x")}), 422, "RunArgs is 1200 characters long"},
 		{"over the size limit", makeZip(t, zipFile{name: "bot.json", body: []byte(pythonBotJSON)}, zipFile{name: "noise", body: randomBytes(1<<20 + 1000)}), 413, "limit of 1 MiB"},
 		{"far over the size limit", makeZip(t, zipFile{name: "bot.json", body: []byte(pythonBotJSON)}, zipFile{name: "noise", body: randomBytes(3 << 20)}), 413, "limit of 1 MiB"},
 	}
@@ -182,4 +187,63 @@ func pageError(body string) string {
 		rest = rest[:j]
 	}
 	return rest
+}
+
+// TestUploadNameReadsAsAnother: a new bot may not take a name that reads
+// as a house bot's (of any game) or another user's bot's of its game:
+// letter case, fullwidth forms, look-alike letters of other scripts,
+// spaces and invisible characters do not make a name new. A user's own
+// bot keeps its versions coming, and another game's bot of another user
+// may share a name.
+func TestUploadNameReadsAsAnother(t *testing.T) {
+	b := setup(t, botupload.ZipInspector{Limits: botzip.DefaultLimits()})
+	ann, ben := b.browser(t), b.browser(t)
+	ann.register("ann")
+	ben.register("ben")
+	house, err := b.st.UserCreate(b.ctx, store.UserCreateParams{Username: "house", PasswordHash: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.st.UploadRecord(b.ctx, store.UploadParams{OwnerID: house.ID, Name: "Python Starter", Game: "brainjar",
+		Language: "Python3", BotType: "Python3", Manifest: []byte(`{}`), SourceSHA256: "00", SourceSize: 1, House: true,
+		SourceKey: blob.SourceKey}); err != nil {
+		t.Fatal(err)
+	}
+	if res := ben.upload("Sinker", goodZip(t)); res.status != http.StatusSeeOther {
+		t.Fatalf("ben's upload: %d", res.status)
+	}
+	for _, c := range []struct{ name, want string }{
+		{"Pyth\u043en Starter", "a house bot of the platform"},
+		{"python starter", "a house bot"},
+		{"\uff30\uff59\uff54\uff48\uff4f\uff4e Starter", "a house bot"},
+		{"Python.Starter", "a house bot"},
+		{"\u0405INKER", `another user's entelect bot`},
+		{"S i n k e r", "another user's entelect bot"},
+		{"S1nker", ""},
+	} {
+		bots := b.count(t, "bots")
+		res := ann.upload(c.name, goodZip(t))
+		if c.want == "" {
+			if res.status != http.StatusSeeOther {
+				t.Errorf("%q: %d %s, want it accepted", c.name, res.status, pageError(res.body))
+			}
+			continue
+		}
+		if res.status != http.StatusConflict || !strings.Contains(html.UnescapeString(pageError(res.body)), c.want) {
+			t.Errorf("%q: %d %q, want 409 saying it reads as %s", c.name, res.status, pageError(res.body), c.want)
+		}
+		if b.count(t, "bots") != bots {
+			t.Errorf("%q: a refused name made a bot", c.name)
+		}
+	}
+	// Ben's own bot takes new versions, under its name in any case.
+	if res := ben.upload("SINKER", goodZip(t)); res.status != http.StatusSeeOther || !strings.HasSuffix(res.header.Get("Location"), "?uploaded=2") {
+		t.Errorf("ben's second version: %d to %q", res.status, res.header.Get("Location"))
+	}
+	// Another game: the name is free.
+	hit := makeZip(t, zipFile{name: "bot.json", body: []byte(strings.Replace(pythonBotJSON, `"RunArgs":""`, `"RunArgs":"","Game":"hitandsunk"`, 1))},
+		zipFile{name: "bot.py", body: []byte("x")})
+	if res := ann.upload("Sinker", hit); res.status != http.StatusSeeOther {
+		t.Errorf("a Hit and Sunk bot named as ben's Entelect bot: %d %s", res.status, pageError(res.body))
+	}
 }

@@ -98,12 +98,24 @@ func setupRiver(t *testing.T) (*testBundle, *jobs.Client) {
 	return b, client
 }
 
-// boot starts a portal on a fresh database with the queue made by queue.
+// boot starts a portal on a fresh database with the queue made by queue,
+// in parallel with the other tests.
 func boot(t *testing.T, inspect botupload.Inspector, bucketURL string, tune func(*web.Config), queue func(*pgxpool.Pool) web.Queue) *testBundle {
 	t.Helper()
 	t.Parallel()
+	return startPortal(t, inspect, bucketURL, tune, queue)
+}
+
+// startPortal is boot for a test that runs several portals.
+func startPortal(t *testing.T, inspect botupload.Inspector, bucketURL string, tune func(*web.Config), queue func(*pgxpool.Pool) web.Queue) *testBundle {
+	t.Helper()
+	return startPortalOn(t, testdb.NewPool(t), inspect, bucketURL, tune, queue)
+}
+
+// startPortalOn is startPortal on the database of pool.
+func startPortalOn(t *testing.T, pool *pgxpool.Pool, inspect botupload.Inspector, bucketURL string, tune func(*web.Config), queue func(*pgxpool.Pool) web.Queue) *testBundle {
+	t.Helper()
 	ctx := context.Background()
-	pool := testdb.NewPool(t)
 	st := store.New(pool)
 	blobs, err := blob.Open(ctx, bucketURL)
 	if err != nil {

@@ -87,6 +87,9 @@ func (p *player) request(ctx context.Context, payload []byte, opts game.Options)
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("request %d of %s: %w", p.runs, p.key, ctx.Err())
 	}
+	if errors.Is(err, command.ErrPlatform) {
+		return nil, fmt.Errorf("request %d of %s: %w", p.runs, p.key, err)
+	}
 	if err != nil {
 		p.log.Printf("could not start: %v\n", err)
 		return nil, botFailed("could not start: %v", err)

@@ -64,7 +64,7 @@ func startConn(ctx context.Context, bot game.Bot, runner game.Runner) (*conn, er
 	}
 	p, err := runner.Start(ctx, cmd)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errStart, err)
+		return nil, fmt.Errorf("%w: %w", errStart, err)
 	}
 	return newConn(p, p.Stdout(), p.Stdin()), nil
 }

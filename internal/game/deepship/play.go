@@ -140,6 +140,17 @@ func (ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) (*g
 	return sum, nil
 }
 
+// platformErr is why the platform could not start a player's program, if
+// it could not.
+func (m *round) platformErr() error {
+	for _, p := range m.players {
+		if p.platformErr != nil {
+			return fmt.Errorf("start %s: %w", p.bot.Name, p.platformErr)
+		}
+	}
+	return nil
+}
+
 func (m *round) play(ctx context.Context) error {
 	for _, p := range m.players {
 		if p.bot.LoadError != nil {
@@ -147,6 +158,9 @@ func (m *round) play(ctx context.Context) error {
 			continue
 		}
 		p.start(ctx)
+	}
+	if err := m.platformErr(); err != nil {
+		return err
 	}
 	rng := rand.New(rand.NewSource(m.opts.Seed))
 	first := rng.Intn(2)
@@ -168,6 +182,9 @@ func (m *round) play(ctx context.Context) error {
 			if !p.out && p.conn == nil {
 				p.start(ctx)
 			}
+		}
+		if err := m.platformErr(); err != nil {
+			return err
 		}
 		starter := (first + gi) % 2
 		rg := ReplayGame{Number: gi + 1, Starter: starter, Winner: nil}

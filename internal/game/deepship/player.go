@@ -2,9 +2,11 @@ package deepship
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
+	"github.com/broadside/broadside/internal/command"
 	"github.com/broadside/broadside/internal/game"
 )
 
@@ -37,12 +39,21 @@ type player struct {
 	// onStderr, when set, is given what the process wrote on stderr once it
 	// has ended (debug mode shows it).
 	onStderr func(stderr string)
+	// platformErr is set when the platform could not start the bot's
+	// program (command.ErrPlatform); the round cannot go on.
+	platformErr error
 }
 
 // start (re)starts a player's process and sends round-start. A failure to
 // start counts as a failure of the player.
 func (p *player) start(ctx context.Context) {
 	c, err := startConn(ctx, p.bot, p.runner)
+	if errors.Is(err, command.ErrPlatform) {
+		// The machine's fault, not the bot's: the round ends with it.
+		p.platformErr = err
+		p.out = true
+		return
+	}
 	if err != nil {
 		p.log.Printf("%v\n", err)
 		p.failure = err.Error()

@@ -84,6 +84,9 @@ func (m *match) turn(ctx context.Context, st *seat, dir string, l *turnLog) (Com
 	if ctx.Err() != nil {
 		return Command{}, fmt.Errorf("run bot %s: %w", st.key, ctx.Err())
 	}
+	if errors.Is(err, command.ErrPlatform) {
+		return Command{}, fmt.Errorf("run bot %s: %w", st.key, err)
+	}
 	if err != nil {
 		l.add('E', "Bot could not be started, it does nothing: %v", err)
 		return Command{}, nil

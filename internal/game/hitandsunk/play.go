@@ -211,6 +211,9 @@ func (m *match) ask(ctx context.Context, s *seat, arg *string) (stdout, failure 
 		return stdout, failure, ctx.Err()
 	}
 	r := s.call(ctx, arg, m.opts)
+	if r.platformErr != nil {
+		return "", "", r.platformErr
+	}
 	if r.failure != "" {
 		m.log.Debug("hitandsunk call failed", "seat", s.id, "bot", s.label(), "reason", r.failure)
 	}

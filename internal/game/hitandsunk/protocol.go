@@ -75,6 +75,9 @@ type callResult struct {
 	wall    time.Duration
 	// stderr is what the bot wrote there, for debug mode.
 	stderr []byte
+	// platformErr is set when the platform could not start the bot
+	// (command.ErrPlatform): the match cannot go on.
+	platformErr error
 }
 
 // call runs the bot once: with no argument for the ship choice (arg nil),
@@ -103,6 +106,8 @@ func (s *seat) call(ctx context.Context, arg *string, opts game.Options) callRes
 		out.wall = time.Since(start)
 	}
 	switch {
+	case errors.Is(err, command.ErrPlatform):
+		out.platformErr = fmt.Errorf("call %s: %w", s.label(), err)
 	case err != nil:
 		out.failure = fmt.Sprintf("could not start: %v", err)
 	case res.TimedOut:
