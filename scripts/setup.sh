@@ -7,6 +7,7 @@ set -euo pipefail
 
 want=()
 need() { command -v "$1" >/dev/null 2>&1 || want+=("$2"); }
+need_file() { [ -e "$1" ] || want+=("$2"); }
 need bwrap bubblewrap
 need gcc gcc
 need g++ g++
@@ -38,6 +39,19 @@ if [ "${1:-}" = "--test" ]; then
   need qemu-system-x86_64 qemu-system-x86
   need cpio cpio
   ls /boot/vmlinuz-* >/dev/null 2>&1 || want+=(linux-image-amd64)
+  # The Maven build tests download from Debian's Maven repository
+  # (/usr/share/maven-repo) instead of Maven Central: the plugins a jar
+  # build and dependency:go-offline resolve.
+  plugins=/usr/share/maven-repo/org/apache/maven/plugins
+  need_file $plugins/maven-dependency-plugin/3.5.0 libmaven-dependency-plugin-java
+  need_file $plugins/maven-compiler-plugin/3.1 libmaven-compiler-plugin-java
+  need_file $plugins/maven-resources-plugin/2.6 libmaven-resources-plugin-java
+  need_file $plugins/maven-jar-plugin/2.4 libmaven-jar-plugin-java
+  need_file $plugins/maven-surefire-plugin/2.12.4 libsurefire-java
+  need_file $plugins/maven-clean-plugin/2.5 libmaven-clean-plugin-java
+  need_file $plugins/maven-install-plugin/2.4 libmaven-install-plugin-java
+  need_file $plugins/maven-deploy-plugin/2.7 libmaven-deploy-plugin-java
+  need_file $plugins/maven-site-plugin/3.12.1 libmaven-site-plugin-java
 fi
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then
   want+=(postgresql)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/broadside/broadside/internal/botexec"
@@ -24,6 +25,9 @@ var errBuild = errors.New("build failed")
 func buildBots(ctx context.Context, dirs []string, runner sandbox.Runner, rt *botexec.Runtimes, w io.Writer) error {
 	b := build.New(runner)
 	b.Runtimes = rt
+	// The downloads' fresh folders go to the system's temporary folder,
+	// not beside the contestant's own bot folders.
+	b.TempDir = os.TempDir()
 	for _, dir := range dirs {
 		abs, err := filepath.Abs(dir)
 		if err != nil {

@@ -16,7 +16,10 @@ type Config struct {
 	BlobURL        string
 	CookieSecure   *bool
 	UploadMaxBytes int64
-	LogLevel       slog.Level
+	// UploadMaxQueuedBuilds and UploadsPerHour bound one user's uploads.
+	UploadMaxQueuedBuilds int
+	UploadsPerHour        int
+	LogLevel              slog.Level
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client for the log-in and registration limits.
 	TrustedProxies []netip.Prefix
@@ -32,13 +35,15 @@ func parseConfig(getenv func(string) string) (Config, error) {
 // checks every value; the error names each variable at fault.
 func readConfig(env *config.Env) (Config, error) {
 	cfg := Config{
-		DatabaseURL:    env.PostgresURL("DATABASE_URL"),
-		Addr:           env.Address("ADDR"),
-		BlobURL:        env.String("BLOB_URL"),
-		CookieSecure:   env.Bool("COOKIE_SECURE"),
-		UploadMaxBytes: env.Int("UPLOAD_MAX_BYTES", 1024, 1<<30),
-		LogLevel:       env.LogLevel("LOG_LEVEL"),
-		TrustedProxies: config.Parse(env, "TRUSTED_PROXIES", parseTrustedProxies),
+		DatabaseURL:           env.PostgresURL("DATABASE_URL"),
+		Addr:                  env.Address("ADDR"),
+		BlobURL:               env.String("BLOB_URL"),
+		CookieSecure:          env.Bool("COOKIE_SECURE"),
+		UploadMaxBytes:        env.Int("UPLOAD_MAX_BYTES", 1024, 1<<30),
+		UploadMaxQueuedBuilds: int(env.Int("UPLOAD_MAX_QUEUED_BUILDS", 0, 1000)),
+		UploadsPerHour:        int(env.Int("UPLOAD_MAX_PER_HOUR", 0, 1000000)),
+		LogLevel:              env.LogLevel("LOG_LEVEL"),
+		TrustedProxies:        config.Parse(env, "TRUSTED_PROXIES", parseTrustedProxies),
 	}
 	return cfg, env.Err()
 }

@@ -24,6 +24,10 @@ func testEnv(t *testing.T) (func(string) string, string) {
 		"ADDR":         "127.0.0.1:0",
 		"BLOB_URL":     "file://" + t.TempDir(),
 		"LOG_LEVEL":    "warn",
+		// The browser tests upload a user's bots all at once, more than
+		// the default limit of builds waiting; internal/web's
+		// TestUploadLimits tests the limits.
+		"UPLOAD_MAX_QUEUED_BUILDS": "10",
 	}
 	return func(k string) string { return env[k] }, dbURL
 }

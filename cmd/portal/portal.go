@@ -70,13 +70,16 @@ func (m *Main) open(ctx context.Context) error {
 	}
 	wcfg := web.DefaultConfig()
 	wcfg.UploadMaxBytes = m.cfg.UploadMaxBytes
+	wcfg.UploadMaxQueuedBuilds = m.cfg.UploadMaxQueuedBuilds
+	wcfg.UploadsPerHour = m.cfg.UploadsPerHour
 	wcfg.CookieSecure = m.cfg.CookieSecure
 	wcfg.TrustedProxies = m.cfg.TrustedProxies
 	limits := botzip.DefaultLimits()
 	limits.MaxZipBytes = m.cfg.UploadMaxBytes
 	inspect := botupload.ZipInspector{Limits: limits}
 	m.handler = web.New(m.store, m.blobs, queue, inspect, m.logger, wcfg)
-	m.uploads = botupload.New(m.store, m.blobs, queue, inspect, m.logger, m.cfg.UploadMaxBytes)
+	// Seeding uploads as the house account, which the per-user limits spare.
+	m.uploads = botupload.New(m.store, m.blobs, queue, inspect, m.logger, wcfg.UploadLimits())
 	return nil
 }
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"net/url"
+	"path"
 	"regexp"
 	"strings"
 )
@@ -15,7 +17,7 @@ var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 func parseBuildEnv(v string) ([]string, error) {
 	var out []string
 	for _, word := range strings.Fields(v) {
-		name, _, ok := strings.Cut(word, "=")
+		name, value, ok := strings.Cut(word, "=")
 		if !ok || !envName.MatchString(name) {
 			return nil, fmt.Errorf("wants NAME=VALUE words separated by spaces, got %q", word)
 		}
@@ -23,8 +25,27 @@ func parseBuildEnv(v string) ([]string, error) {
 		case upper == "PATH" || upper == "HOME" || upper == "MAVEN_OPTS" || strings.HasSuffix(upper, "_PROXY") ||
 			strings.HasPrefix(upper, "BROADSIDE_"):
 			return nil, fmt.Errorf("may not set %s: the sandbox sets it", name)
+		case name == "MAVEN_MIRROR":
+			if err := checkMavenMirror(value); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, word)
 	}
 	return out, nil
+}
+
+// checkMavenMirror accepts the URL of a Maven repository: on the web, or
+// a folder the build sandbox shows (under /usr).
+func checkMavenMirror(v string) error {
+	u, err := url.Parse(v)
+	switch {
+	case err != nil:
+		return fmt.Errorf("MAVEN_MIRROR is not a URL: %v", err)
+	case (u.Scheme == "https" || u.Scheme == "http") && u.Host != "":
+		return nil
+	case u.Scheme == "file" && strings.HasPrefix(path.Clean(u.Path)+"/", "/usr/") && u.Host == "":
+		return nil
+	}
+	return fmt.Errorf("MAVEN_MIRROR must be an http(s) URL or a file:///usr/… folder, got %q", v)
 }

@@ -49,6 +49,14 @@ func TestParseConfig(t *testing.T) {
 					t.Fatalf("BuildEnv %q", c.BuildEnv)
 				}
 			}},
+		{"maven mirror", map[string]string{"DATABASE_URL": db, "BUILD_ENV": "MAVEN_MIRROR=file:///usr/share/maven-repo"}, "",
+			func(t *testing.T, c Config) {
+				if len(c.BuildEnv) != 1 {
+					t.Fatalf("BuildEnv %q", c.BuildEnv)
+				}
+			}},
+		{"maven mirror outside the sandbox's view", map[string]string{"DATABASE_URL": db, "BUILD_ENV": "MAVEN_MIRROR=file:///srv/m2"}, "MAVEN_MIRROR must be", nil},
+		{"maven mirror not a URL", map[string]string{"DATABASE_URL": db, "BUILD_ENV": "MAVEN_MIRROR=maven.example.org"}, "MAVEN_MIRROR must be", nil},
 		{"build env without a value", map[string]string{"DATABASE_URL": db, "BUILD_ENV": "GOPROXY"}, "BUILD_ENV wants NAME=VALUE", nil},
 		{"build env may not change the proxy", map[string]string{"DATABASE_URL": db, "BUILD_ENV": "https_proxy=http://x"}, "BUILD_ENV may not set https_proxy", nil},
 		{"bad duration", map[string]string{"DATABASE_URL": db, "WORKER_MATCH_TIMEOUT": "soon"}, "WORKER_MATCH_TIMEOUT", nil},

@@ -14,6 +14,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -66,12 +67,17 @@ const (
 	// Conflict: the name is taken by another game's bot, or another upload
 	// of it is under way.
 	Conflict
+	// TooMany: the uploader is at a limit (uploads per hour, builds
+	// waiting at once); RetryAfter says when to try again.
+	TooMany
 )
 
 // Error is a refusal whose message is meant for the uploader.
 type Error struct {
 	Kind Kind
 	Msg  string
+	// RetryAfter, for TooMany, is how long until an upload may pass.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string { return e.Msg }
@@ -80,26 +86,45 @@ func refuse(kind Kind, format string, args ...any) error {
 	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
 }
 
-// Service records uploads.
-type Service struct {
-	store    *store.Store
-	blobs    *blob.Bucket
-	queue    BuildQueue
-	inspect  Inspector
-	logger   *slog.Logger
-	maxBytes int64
+// Limits bound what one user may upload. The house account's uploads
+// (the seeding of the starter bots) are bound by MaxBytes only.
+type Limits struct {
+	// MaxBytes is the largest zip accepted.
+	MaxBytes int64
+	// MaxQueuedBuilds is how many builds of one user may wait or run at
+	// once (UPLOAD_MAX_QUEUED_BUILDS); zero or less: no limit.
+	MaxQueuedBuilds int
+	// PerHour is how many versions one user may upload within any hour
+	// (UPLOAD_MAX_PER_HOUR); zero or less: no limit.
+	PerHour int
 }
 
-// New returns a Service that accepts zips of at most maxBytes.
-func New(st *store.Store, blobs *blob.Bucket, queue BuildQueue, inspect Inspector, logger *slog.Logger, maxBytes int64) *Service {
-	return &Service{store: st, blobs: blobs, queue: queue, inspect: inspect, logger: logger, maxBytes: maxBytes}
+// Service records uploads.
+type Service struct {
+	store   *store.Store
+	blobs   *blob.Bucket
+	queue   BuildQueue
+	inspect Inspector
+	logger  *slog.Logger
+	limits  Limits
+	now     func() time.Time
+}
+
+// New returns a Service that accepts uploads within limits.
+func New(st *store.Store, blobs *blob.Bucket, queue BuildQueue, inspect Inspector, logger *slog.Logger, limits Limits) *Service {
+	return &Service{store: st, blobs: blobs, queue: queue, inspect: inspect, logger: logger, limits: limits, now: time.Now}
 }
 
 // Save checks a bot zip and records it as a new immutable version: the
 // rows, the zip in the blob store and the build job land together or not
 // at all. Its refusals are *Error, with a message for the uploader.
 func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
-	max := s.maxBytes
+	// Checked first, before the zip is read, and again in the transaction
+	// that records the version, where two uploads cannot both pass.
+	if err := s.checkQuota(ctx, s.store, u); err != nil {
+		return nil, err
+	}
+	max := s.limits.MaxBytes
 	if u.Size > max {
 		return nil, refuse(TooLarge, "The zip is %d bytes, larger than the limit of %s (%d bytes).", u.Size, mib(max), max)
 	}
@@ -137,6 +162,9 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 	var res *store.UploadResult
 	var written string
 	err = s.store.InTx(ctx, func(tx pgx.Tx, st *store.Store) error {
+		if err := s.checkQuota(ctx, st, u); err != nil {
+			return err
+		}
 		// The platform's own starters are named by the platform.
 		if !u.House {
 			if err := nameTaken(ctx, st, u.OwnerID, name, insp.Game); err != nil {
@@ -188,6 +216,40 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 	s.logger.InfoContext(ctx, "bot version uploaded", "bot_id", res.BotID, "version_id", res.VersionID,
 		"number", res.Number, "user_id", u.OwnerID)
 	return &Result{BotID: res.BotID, VersionID: res.VersionID, Number: res.Number}, nil
+}
+
+// checkQuota refuses an upload past the uploader's limits; st is the
+// store, or the transaction that will record the version.
+func (s *Service) checkQuota(ctx context.Context, st *store.Store, u Upload) error {
+	if u.House || (s.limits.MaxQueuedBuilds <= 0 && s.limits.PerHour <= 0) {
+		return nil
+	}
+	now := s.now()
+	usage, err := st.UploadUsageLocked(ctx, u.OwnerID, now.Add(-time.Hour))
+	if err != nil {
+		return err
+	}
+	if n := s.limits.PerHour; n > 0 && usage.Recent >= n {
+		wait := usage.OldestRecent.Add(time.Hour).Sub(now)
+		return &Error{Kind: TooMany, RetryAfter: wait, Msg: fmt.Sprintf(
+			"You uploaded %d versions in the last hour, the most allowed; the next upload is possible in %s.",
+			usage.Recent, minutes(wait))}
+	}
+	if n := s.limits.MaxQueuedBuilds; n > 0 && usage.Unfinished >= n {
+		return &Error{Kind: TooMany, RetryAfter: time.Minute, Msg: fmt.Sprintf(
+			"You have %d builds waiting or running, the most allowed at once. "+
+				"Upload again once one of them has finished (the bot pages show their progress).", usage.Unfinished)}
+	}
+	return nil
+}
+
+// minutes writes a wait for people, rounded up to the minute.
+func minutes(d time.Duration) string {
+	m := int((d + time.Minute - 1) / time.Minute)
+	if m <= 1 {
+		return "a minute"
+	}
+	return fmt.Sprintf("%d minutes", m)
 }
 
 func validBotName(name string) string {

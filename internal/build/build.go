@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -27,8 +28,17 @@ type Builder struct {
 	Runtimes *botexec.Runtimes
 	// Env is added to the environment of the steps that download
 	// dependencies: the operator's package mirrors (NPM_CONFIG_REGISTRY,
-	// PIP_INDEX_URL, GOPROXY, …).
+	// PIP_INDEX_URL, GOPROXY, …). MAVEN_MIRROR among them is the one
+	// repository Maven downloads from (see mavenMirror).
 	Env []string
+	// TempDir holds the fresh folders the downloads run in; empty means
+	// beside the bot's folder (on its file system, so the downloads are
+	// moved into it, not copied).
+	TempDir string
+
+	// inspectFetch, when set, is called with each download's fresh folder
+	// once the download ended, before the folder is removed (tests).
+	inspectFetch func(root string)
 }
 
 // DefaultLimits bound one build command: generous for compilers and
@@ -60,11 +70,14 @@ type Result struct {
 
 // step is one command of a build.
 type step struct {
-	args    []string
-	network bool
-	env     []string
+	args []string
+	env  []string
 	// optional steps may fail without failing the build.
 	optional bool
+	// fetch, when set, makes the step a dependency download: the only
+	// kind of step with the network, run in a fresh folder (args and env
+	// are then fetch.command's).
+	fetch *fetch
 }
 
 // Build builds the bot in dir (absolute, writable) described by m. The
@@ -109,31 +122,32 @@ func (b *Builder) BuildLive(ctx context.Context, dir string, m botmeta.Manifest,
 	}
 	fmt.Fprintf(&log, "Building %s bot (BotType %s, RunFile %s)\n", m.Game, m.BotType, m.RunFile)
 	for _, s := range steps {
-		fmt.Fprintf(&log, "\n$ %s\n", strings.Join(s.args, " "))
-		flush()
-		env := s.env
-		if s.network && len(b.Env) > 0 {
-			// The step's own settings win over the operator's.
-			env = append(append([]string{}, b.Env...), s.env...)
+		var res sandbox.Result
+		args := s.args
+		if s.fetch != nil {
+			args, res, err = b.runFetch(ctx, dir, work, s.fetch, &log, flush)
+		} else {
+			fmt.Fprintf(&log, "\n$ %s\n", strings.Join(s.args, " "))
+			flush()
+			res, err = b.Runner.Run(ctx, sandbox.Cmd{
+				Args:   s.args,
+				Dir:    work,
+				Env:    s.env,
+				Mounts: []sandbox.Mount{{Source: dir, Writable: true}},
+				Limits: b.Limits,
+			})
 		}
-		res, err := b.Runner.Run(ctx, sandbox.Cmd{
-			Args:    s.args,
-			Dir:     work,
-			Env:     env,
-			Mounts:  []sandbox.Mount{{Source: dir, Writable: true}},
-			Network: s.network,
-			Limits:  b.Limits,
-		})
 		if ctx.Err() != nil {
-			return Result{}, fmt.Errorf("build: %w", ctx.Err())
+			// What ran so far, for the caller to record with the reason.
+			return Result{Log: log.String()}, fmt.Errorf("build: %w", ctx.Err())
 		}
 		if err != nil {
 			// Programs were found before: a command that cannot start is
 			// the sandbox's failure, retried later, not the bot's.
-			return Result{}, fmt.Errorf("build: run %s: %w", filepath.Base(s.args[0]), err)
+			return Result{}, fmt.Errorf("build: run %s: %w", filepath.Base(args[0]), err)
 		}
-		log.Write(res.Stdout)
-		log.Write(res.Stderr)
+		log.Write(withoutEscapes(res.Stdout))
+		log.Write(withoutEscapes(res.Stderr))
 		if res.Truncated {
 			log.WriteString("\n(output truncated)\n")
 		}
@@ -142,7 +156,7 @@ func (b *Builder) BuildLive(ctx context.Context, dir string, m botmeta.Manifest,
 				fmt.Fprintf(&log, "(ignored: %s)\n", why)
 				continue
 			}
-			return fail("%s %s.", s.args[0], why)
+			return fail("%s %s.", args[0], why)
 		}
 	}
 	// The same check the match runner makes: the bot can be launched.
@@ -152,6 +166,15 @@ func (b *Builder) BuildLive(ctx context.Context, dir string, m botmeta.Manifest,
 	log.WriteString("\nBuild succeeded.\n")
 	flush()
 	return Result{OK: true, Log: log.String()}, nil
+}
+
+// terminalEscape matches the colour and cursor sequences tools print even
+// to a pipe (Debian's Maven resets colours it never set): the log is read
+// on a web page.
+var terminalEscape = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+
+func withoutEscapes(out []byte) []byte {
+	return terminalEscape.ReplaceAll(out, nil)
 }
 
 func failure(res sandbox.Result) string {

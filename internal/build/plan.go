@@ -61,12 +61,18 @@ func (b *Builder) pythonSteps(work string, m botmeta.Manifest) ([]step, error) {
 		}
 		// Wheels only, with the network: a source distribution (even a
 		// local one named in requirements.txt) would run its setup.py
-		// there. Then installed from those files without it, into the
-		// bot folder itself: it is the script's folder, first on
-		// sys.path, so imports work without any setting.
+		// there. python -I puts neither the working folder nor PYTHON*
+		// variables on the path, and the folder holds requirements.txt
+		// alone, so no module of the bot can stand in for pip's. Then
+		// installed from those files without the network, into the bot
+		// folder itself: it is the script's folder, first on sys.path,
+		// so imports work without any setting.
 		steps = append(steps,
-			step{args: []string{py, "-m", "pip", "download", "--no-cache-dir", "--disable-pip-version-check", "--no-input",
-				"--only-binary=:all:", "--dest", pipDownloads, "-r", "requirements.txt"}, network: true},
+			step{fetch: &fetch{tool: "pip", manifests: []string{"requirements.txt"}, results: []string{pipDownloads},
+				command: func(root string) ([]string, []string) {
+					return []string{py, "-I", "-m", "pip", "download", "--no-cache-dir", "--disable-pip-version-check", "--no-input",
+						"--only-binary=:all:", "--dest", pipDownloads, "-r", "requirements.txt"}, nil
+				}}},
 			step{args: []string{py, "-m", "pip", "install", "--no-cache-dir", "--disable-pip-version-check", "--no-input",
 				"--no-index", "--find-links", pipDownloads, "--target", ".", "-r", "requirements.txt"}},
 			step{args: []string{"/bin/rm", "-rf", pipDownloads}})
@@ -87,18 +93,22 @@ func (b *Builder) javaScriptSteps(work string, m botmeta.Manifest) ([]step, erro
 		if err != nil {
 			return nil, err
 		}
-		// Packages are fetched with the network and no script run
-		// (the bot's own package.json and its dependencies' install
-		// scripts are contestant code); the scripts run afterwards,
-		// without it.
-		// --git on the command line: the bot's .npmrc could name its
-		// own program for git dependencies.
-		install := []string{npm, "install", "--ignore-scripts", "--git", "/usr/bin/git", "--omit=dev", "--no-audit", "--no-fund", "--cache", "/tmp/npm-cache"}
-		if fileExists(work, "package-lock.json") {
+		// Packages are fetched with the network and no script run (the
+		// bot's own package.json and its dependencies' install scripts
+		// are contestant code), in a folder holding the manifests alone:
+		// no .npmrc of the bot can name a program or a registry there.
+		// The scripts run afterwards, in the bot's folder, without it.
+		// --git on the command line all the same: npm runs git for git
+		// dependencies.
+		install := []string{npm, "install", "--ignore-scripts", "--git", "/usr/bin/git", "--omit=dev", "--no-audit", "--no-fund",
+			"--update-notifier=false", "--cache", "/tmp/npm-cache"}
+		if fileExists(work, "package-lock.json") || fileExists(work, "npm-shrinkwrap.json") {
 			install[1] = "ci"
 		}
 		steps = append(steps,
-			step{args: install, network: true},
+			step{fetch: &fetch{tool: "npm", manifests: []string{"package.json", "package-lock.json", "npm-shrinkwrap.json"},
+				results: []string{"node_modules"},
+				command: func(string) ([]string, []string) { return install, nil }}},
 			step{args: []string{npm, "rebuild", "--offline", "--omit=dev", "--no-audit", "--no-fund", "--cache", "/tmp/npm-cache"}})
 	}
 	return append(steps, step{args: []string{node, "--check", filepath.FromSlash(m.RunFile)}}), nil
@@ -109,22 +119,7 @@ func (b *Builder) javaScriptSteps(work string, m botmeta.Manifest) ([]step, erro
 func (b *Builder) jvmSteps(work string, m botmeta.Manifest) ([]step, error) {
 	switch {
 	case fileExists(work, "pom.xml"):
-		mvn, err := b.find(m, "mvn")
-		if err != nil {
-			return nil, err
-		}
-		// Plugins and dependencies are fetched with the network and
-		// nothing of the bot's build run; the build itself (which may
-		// run the bot's code: plugins, tests, annotation processors)
-		// runs offline.
-		return []step{
-			// An uploaded repository could hold a planted build
-			// extension, and .mvn/jvm.config could add a Java agent:
-			// either would run in the step with the network.
-			{args: []string{"/bin/rm", "-rf", ".m2", ".mvn/jvm.config"}},
-			{args: []string{mvn, "-B", "-q", "-Dmaven.repo.local=.m2", "dependency:go-offline", "dependency:resolve-plugins"}, network: true},
-			{args: []string{mvn, "-B", "-q", "-o", "-Dmaven.repo.local=.m2", "-DskipTests", "package"}},
-		}, nil
+		return b.mavenSteps(work, m)
 	case fileExists(work, "Makefile") || fileExists(work, "makefile"):
 		return b.makeSteps()
 	}
@@ -161,22 +156,36 @@ func (b *Builder) cppSteps(work string, m botmeta.Manifest) ([]step, error) {
 }
 
 // goSteps fetches a Go module's dependencies with the network (making a
-// module first when the bot has no go.mod) and builds it offline.
+// module first when the bot has no go.mod) and builds it offline. A bot
+// with a vendor folder needs no download.
 func (b *Builder) goSteps(work string, m botmeta.Manifest) ([]step, error) {
 	gobin, err := b.find(m, "go")
 	if err != nil {
 		return nil, err
 	}
 	// Caches in the bot folder (the sandbox's /tmp is small), removed
-	// after the build so the artifact stays lean.
-	env := []string{"GOCACHE=" + filepath.Join(work, ".gocache"), "GOPATH=" + filepath.Join(work, ".gopath"),
-		"GOFLAGS=-buildvcs=false -modcacherw", "GOTOOLCHAIN=local", "CGO_ENABLED=0"}
+	// after the build so the artifact stays lean. GOENV=off: no
+	// configuration file but the platform's settings.
+	goEnv := func(root string) []string {
+		return []string{"GOCACHE=" + filepath.Join(root, ".gocache"), "GOPATH=" + filepath.Join(root, ".gopath"),
+			"GOFLAGS=-buildvcs=false -modcacherw", "GOTOOLCHAIN=local", "CGO_ENABLED=0", "GOENV=off"}
+	}
+	env := goEnv(work)
 	var steps []step
 	if !fileExists(work, "go.mod") {
 		steps = append(steps, step{args: []string{gobin, "mod", "init", "bot"}, env: env})
 	}
+	if !fileExists(work, filepath.Join("vendor", "modules.txt")) {
+		// go.mod files of local replacements (replace x => ./x) come
+		// along: the module graph needs their requirements. GOWORK=off:
+		// a go.work would name folders the download does not have.
+		steps = append(steps, step{fetch: &fetch{tool: "go", manifests: []string{"go.mod", "go.sum"},
+			results: []string{".gopath", "go.sum"},
+			command: func(root string) ([]string, []string) {
+				return []string{gobin, "mod", "download"}, append(goEnv(root), "GOWORK=off")
+			}}})
+	}
 	return append(steps,
-		step{args: []string{gobin, "mod", "download"}, env: env, network: true},
 		step{args: []string{gobin, "build", "-o", filepath.FromSlash(m.RunFile), "."}, env: env},
 		step{args: []string{"/bin/rm", "-rf", ".gocache", ".gopath"}},
 	), nil
@@ -241,13 +250,10 @@ func (b *Builder) rustSteps(work string, m botmeta.Manifest) ([]step, error) {
 	if err != nil {
 		return nil, err
 	}
-	// cargo runs rustc by name, which would find the rustup proxy, which
-	// does not work in the sandbox.
 	rustc, err := b.Runtimes.Find("Rust", "rustc")
 	if err != nil {
 		return nil, err
 	}
-	env := []string{"CARGO_HOME=" + filepath.Join(work, cargoHome), "RUSTC=" + rustc, "CARGO_TERM_COLOR=never"}
 	// The binary is named after the package unless a [[bin]] says
 	// otherwise; then the bot's RunFile must name it.
 	name := path.Base(m.RunFile)
@@ -255,15 +261,51 @@ func (b *Builder) rustSteps(work string, m botmeta.Manifest) ([]step, error) {
 		name = string(pm[1])
 	}
 	release := filepath.Join("target", "release")
-	return []step{
-		// Harmless without dependencies: it writes Cargo.lock and needs no network.
-		{args: []string{cargo, "fetch"}, env: env, network: true},
-		{args: []string{cargo, "build", "--release", "--offline", "--jobs", "2"}, env: env},
-		{args: []string{"/bin/sh", "-c", fmt.Sprintf("test -e %[1]s || cp %[2]s %[1]s",
+	var steps []step
+	if !cargoVendored(work) {
+		// A folder of the bot's Cargo.toml and Cargo.lock files, with
+		// empty stand-ins for the targets cargo looks for: neither the
+		// bot's .cargo/config.toml (which can name a rustc wrapper, a
+		// runner or a credential provider) nor its .cargo-home is there.
+		// Harmless without dependencies: it writes Cargo.lock and needs
+		// no network.
+		steps = append(steps, step{fetch: &fetch{tool: "cargo", manifests: []string{"Cargo.toml", "Cargo.lock"},
+			stubs: []string{"src/main.rs", "src/lib.rs"}, results: []string{cargoHome, "Cargo.lock"},
+			command: func(root string) ([]string, []string) {
+				return []string{cargo, "fetch"}, cargoEnv(filepath.Join(root, cargoHome), rustc)
+			}}})
+	}
+	return append(steps,
+		step{args: []string{cargo, "build", "--release", "--offline", "--jobs", "2"}, env: cargoEnv(filepath.Join(work, cargoHome), rustc)},
+		step{args: []string{"/bin/sh", "-c", fmt.Sprintf("test -e %[1]s || cp %[2]s %[1]s",
 			shellQuote(m.RunFile), shellQuote(path.Join("target/release", name)))}},
-		{args: []string{"/bin/rm", "-rf", cargoHome, filepath.Join(release, "deps"), filepath.Join(release, "build"),
+		step{args: []string{"/bin/rm", "-rf", cargoHome, filepath.Join(release, "deps"), filepath.Join(release, "build"),
 			filepath.Join(release, "incremental"), filepath.Join(release, ".fingerprint")}},
-	}, nil
+	), nil
+}
+
+// cargoEnv is cargo's environment with its home at home. cargo runs rustc
+// by name, which would find the rustup proxy, which does not work in the
+// sandbox: RUSTC names the compiler itself.
+func cargoEnv(home, rustc string) []string {
+	return []string{"CARGO_HOME=" + home, "RUSTC=" + rustc, "CARGO_TERM_COLOR=never"}
+}
+
+// cargoSource finds a [source.…] table in a cargo configuration.
+var cargoSource = regexp.MustCompile(`(?m)^\s*\[source\.`)
+
+// cargoVendored says whether the bot replaces crates.io with a source of
+// its own in .cargo/config.toml (cargo vendor's advice): its build needs
+// no download, and one from crates.io could fail where the worker cannot
+// reach it.
+func cargoVendored(work string) bool {
+	for _, name := range []string{"config.toml", "config"} {
+		data, err := os.ReadFile(filepath.Join(work, ".cargo", name))
+		if err == nil && cargoSource.Match(data) {
+			return true
+		}
+	}
+	return false
 }
 
 var (

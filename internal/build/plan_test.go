@@ -13,9 +13,9 @@ import (
 )
 
 // TestPlanNetworkRunsNoBotCode checks every build plan that fetches
-// dependencies: the step with the network runs only a fetch that starts
-// nothing of the bot (no install scripts, no build, no setup.py), and the
-// steps that may run the bot's code have no network.
+// dependencies: the step with the network is a download in a fresh folder
+// that starts nothing of the bot (no install scripts, no build, no
+// setup.py), and the steps that may run the bot's code have no network.
 func TestPlanNetworkRunsNoBotCode(t *testing.T) {
 	b := &Builder{Runtimes: botexec.NewRuntimes()}
 	cases := []struct {
@@ -30,10 +30,12 @@ func TestPlanNetworkRunsNoBotCode(t *testing.T) {
 		{"npm with a lock", map[string]string{"bot.json": `{"BotType":"JavaScript","RunFile":"bot.js"}`, "bot.js": "",
 			"package.json": `{}`, "package-lock.json": `{}`}, []string{"ci", "--ignore-scripts"}, []string{"rebuild"}},
 		{"maven", map[string]string{"bot.json": `{"BotType":"Java","RunFile":"target/bot.jar"}`, "pom.xml": "<project/>"},
-			[]string{"dependency:go-offline"}, []string{"-o", "package"}},
+			[]string{goOffline}, []string{"-o", "package"}},
 		{"pip", map[string]string{"bot.json": `{"BotType":"Python3","RunFile":"bot.py"}`, "bot.py": "",
 			"requirements.txt": "numpy==2.1\nrequests[socks] >= 2 ; python_version > '3'  # comment\n"},
-			[]string{"download", "--only-binary=:all:"}, []string{"install", "--no-index"}},
+			[]string{"-I", "download", "--only-binary=:all:"}, []string{"install", "--no-index"}},
+		{"cargo", map[string]string{"bot.json": `{"BotType":"Rust","RunFile":"target/release/bot"}`,
+			"Cargo.toml": "[package]\nname = \"bot\"\nversion = \"0.1.0\"\n"}, []string{"fetch"}, []string{"build", "--offline"}},
 		{"go", map[string]string{"bot.json": `{"BotType":"Golang","RunFile":"bot"}`, "go.mod": "module bot\n"},
 			[]string{"mod", "download"}, []string{"build"}},
 	}
@@ -48,18 +50,19 @@ func TestPlanNetworkRunsNoBotCode(t *testing.T) {
 			if err != nil {
 				t.Fatalf("plan: %v (scripts/setup.sh installs the toolchains)", err)
 			}
-			fetch := slices.IndexFunc(steps, func(s step) bool { return s.network })
+			fetch := slices.IndexFunc(steps, func(s step) bool { return s.fetch != nil })
 			if fetch < 0 {
 				t.Fatalf("no step fetches dependencies: %v", steps)
 			}
+			args, _ := steps[fetch].fetch.command("/fresh")
 			for _, a := range c.fetch {
-				if !slices.Contains(steps[fetch].args, a) {
-					t.Errorf("the networked step %q lacks %q", steps[fetch].args, a)
+				if !slices.Contains(args, a) {
+					t.Errorf("the networked step %q lacks %q", args, a)
 				}
 			}
 			built := false
 			for i, s := range steps {
-				if s.network && i != fetch {
+				if s.fetch != nil && i != fetch {
 					t.Errorf("a second step has the network: %q", s.args)
 				}
 				if i > fetch && containsAll(s.args, c.build) {

@@ -70,6 +70,10 @@ func Vars() []Var {
 			Meaning: "true or false: force the Secure flag of session cookies on or off"},
 		{Name: "UPLOAD_MAX_BYTES", Default: "20971520", DefaultNote: "20 MiB", UsedBy: portal,
 			Meaning: "largest bot zip accepted, in bytes (1024 to 1073741824)"},
+		{Name: "UPLOAD_MAX_QUEUED_BUILDS", Default: "3", UsedBy: portal,
+			Meaning: "builds of one user that may wait or run at once; an upload past it is refused (429) until one ends; 0: no limit"},
+		{Name: "UPLOAD_MAX_PER_HOUR", Default: "20", UsedBy: portal,
+			Meaning: "bot versions one user may upload within any hour; past it an upload is refused (429); 0: no limit"},
 		{Name: "TRUSTED_PROXIES", DefaultNote: "none", UsedBy: portal,
 			Meaning: "comma-separated addresses or CIDR prefixes of reverse proxies in front of the portal; only from these is X-Forwarded-For read, for the log-in and registration limits"},
 		{Name: "WORKER_CONCURRENCY", Default: "1", UsedBy: worker,
@@ -84,8 +88,8 @@ func Vars() []Var {
 			Meaning: "folder for per-job files (bot copies, replays being written)"},
 		{Name: "WORKER_MATCH_TIMEOUT", Default: "30m", UsedBy: worker,
 			Meaning: "longest one attempt at a match may run"},
-		{Name: "WORKER_BUILD_TIMEOUT", Default: "20m", UsedBy: worker,
-			Meaning: "longest one attempt at a build may run"},
+		{Name: "WORKER_BUILD_TIMEOUT", Default: "5m", UsedBy: worker,
+			Meaning: "longest a build may run; one that runs longer fails, with the reason in its log, and is not retried"},
 		{Name: "WORKER_RESCUE_AFTER", DefaultNote: "the longer timeout + 1m", UsedBy: worker,
 			Meaning: "last resort: after how long a job still running is retried whatever its worker's heartbeats say"},
 		{Name: "WORKER_HEARTBEAT", Default: "15s", UsedBy: worker,
@@ -101,7 +105,7 @@ func Vars() []Var {
 		{Name: "LADDER_SLOTS", Default: "4", UsedBy: worker,
 			Meaning: "ladder matches per game that may wait in the queue at once"},
 		{Name: "BUILD_ENV", DefaultNote: "none", UsedBy: worker,
-			Meaning: "NAME=VALUE words given to the dependency downloads of bot builds, for package mirrors"},
+			Meaning: "NAME=VALUE words given to the dependency downloads of bot builds, for package mirrors; MAVEN_MIRROR names Maven's one repository"},
 	}
 }
 

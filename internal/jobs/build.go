@@ -55,6 +55,19 @@ func (w *BuildWorker) Work(ctx context.Context, job *river.Job[BuildArgs]) error
 		return w.finish(ctx, job, store.BuildResult{Log: msg})
 	}
 	res, artifact, err := w.build(ctx, v)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// Over the time limit: another attempt would only take as long
+		// again, holding a build slot others wait for. The outcome is
+		// recorded with what the build printed, on a context of its own.
+		w.deps.Metrics.jobDone("build", "failed", time.Since(start))
+		log.Info("build: over its time limit", "limit", w.deps.Timeouts.Build)
+		res.Log += fmt.Sprintf("\nBuild failed: it ran longer than this platform's build time limit of %s and was stopped. "+
+			"A build, dependency downloads included, must finish within %[1]s: make it faster (fewer or prebuilt "+
+			"dependencies, a smaller project) and upload it again.\n", spoken(w.deps.Timeouts.Build))
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		return w.finish(rctx, job, store.BuildResult{Log: res.Log})
+	}
 	if err != nil {
 		w.deps.Metrics.jobDone("build", "error", time.Since(start))
 		if job.Attempt >= job.MaxAttempts && ctx.Err() == nil {
@@ -162,4 +175,17 @@ func (w *BuildWorker) build(ctx context.Context, v *store.BotVersion) (build.Res
 		return build.Result{}, "", err
 	}
 	return res, key, nil
+}
+
+// spoken writes a time limit for people: "5 minutes", "90 seconds".
+func spoken(d time.Duration) string {
+	switch {
+	case d%time.Minute == 0 && d > time.Minute:
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	case d == time.Minute:
+		return "1 minute"
+	case d%time.Second == 0:
+		return fmt.Sprintf("%d seconds", d/time.Second)
+	}
+	return d.String()
 }

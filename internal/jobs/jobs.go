@@ -39,6 +39,19 @@ func matchPriority(kind string) int {
 	}
 }
 
+// buildPriority orders the build queue (River runs 1 before 4) fairly
+// between users: a user's first build waiting or running gets 1, the
+// second 2, any later one 3, so another user's first build starts before
+// the second of someone who queued several, whatever their order. House
+// bots' builds (the starters the portal seeds) come after every
+// contestant's.
+func buildPriority(house bool, ahead int) int {
+	if house {
+		return 4
+	}
+	return min(ahead+1, 3)
+}
+
 // BuildArgs asks for one bot version to be built.
 type BuildArgs struct {
 	VersionID int64 `json:"version_id"`
@@ -94,11 +107,17 @@ func NewClient(pool *pgxpool.Pool) (*Client, error) {
 }
 
 // EnqueueBuildTx queues the build of a bot version inside tx, so the job
-// exists exactly when the version does. It reports whether a job was
+// exists exactly when the version does, with the priority of its place
+// among its owner's builds (buildPriority). It reports whether a job was
 // added: false means River skipped it as a duplicate, because an
 // unfinished build job of the version already waits or runs.
 func (c *Client) EnqueueBuildTx(ctx context.Context, tx pgx.Tx, versionID int64) (added bool, err error) {
-	res, err := c.river.InsertTx(ctx, tx, BuildArgs{VersionID: versionID}, nil)
+	house, ahead, err := store.NewTx(tx).BuildQueuePlace(ctx, versionID)
+	if err != nil {
+		return false, fmt.Errorf("jobs: enqueue build of version %d: %w", versionID, err)
+	}
+	opts := &river.InsertOpts{Priority: buildPriority(house, ahead)}
+	res, err := c.river.InsertTx(ctx, tx, BuildArgs{VersionID: versionID}, opts)
 	if err != nil {
 		return false, fmt.Errorf("jobs: enqueue build of version %d: %w", versionID, err)
 	}
@@ -132,10 +151,14 @@ type Timeouts struct {
 	RescueAfter time.Duration
 }
 
-// DefaultTimeouts suit real builds (dependency installs) and the longest
-// Entelect match (a 14x14 map with slow bots).
+// DefaultTimeouts suit the longest Entelect match (a 14x14 map with slow
+// bots) and real builds: the slowest starter kit, the Go reference bot
+// (go build compiles the standard library into a fresh cache), took up to
+// 2 minutes 20 in the sandbox of a two-core machine at a load average of
+// 30 (docs/operations.md); five minutes leaves twice that, and a build
+// that will not end holds a build slot for five minutes at most.
 func DefaultTimeouts() Timeouts {
-	return Timeouts{Build: 20 * time.Minute, Match: 30 * time.Minute}
+	return Timeouts{Build: 5 * time.Minute, Match: 30 * time.Minute}
 }
 
 func (t Timeouts) rescueAfter() time.Duration {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/broadside/broadside/internal/store"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // TestWorkerOriginalBotTypes takes the 2017 bot types the starters do not
@@ -110,6 +111,46 @@ func TestWorkerOriginalBotTypes(t *testing.T) {
 	}
 	for _, p := range m.Players {
 		if p.ShotsFired == 0 || p.Killed && p.ShipsLeft != 0 {
+			t.Errorf("seat %d (%s) did not play: %+v", p.Seat, p.BotName, p)
+		}
+	}
+}
+
+// TestWorkerMavenBot builds the Java starter as a Maven project (its
+// sources, a pom.xml instead of its Makefile) in the sandbox through the
+// worker, and plays it against the Python starter.
+func TestWorkerMavenBot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and plays real bots")
+	}
+	testenv.RequireProgram(t, "mvn", "javac", "python3")
+	e := setup(t)
+	startWorker(t, e, t.TempDir())
+	dir := filepath.Join(t.TempDir(), "maven")
+	if err := os.CopyFS(dir, os.DirFS("../../bots/entelect-java")); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "Makefile"))
+	pom, err := os.ReadFile("../build/testdata/maven-starter.pom.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	java := e.upload(t, "Maven Java", zipDir(t, dir, map[string]string{"pom.xml": string(pom)}))
+	py := e.upload(t, "Pythonista", zipDir(t, "../../bots/entelect-python3", nil))
+	if got := e.waitBuilt(t, java, 10*time.Minute); got.BuildStatus != store.BuildOK || !strings.Contains(got.BuildLog, "go-offline") {
+		t.Fatalf("Maven bot: %s\n%s", got.BuildStatus, got.BuildLog)
+	}
+	if got := e.waitBuilt(t, py, 3*time.Minute); got.BuildStatus != store.BuildOK {
+		t.Fatalf("Python starter: %s\n%s", got.BuildStatus, got.BuildLog)
+	}
+	javaV, _ := e.st.BotVersionGetByID(e.ctx, java)
+	pyV, _ := e.st.BotVersionGetByID(e.ctx, py)
+	m := e.waitMatch(t, e.createMatch(t, 7, javaV.BotID, pyV.BotID), 5*time.Minute)
+	if m.Status != store.MatchFinished {
+		t.Fatalf("match %s: %s", m.Status, m.Error)
+	}
+	for _, p := range m.Players {
+		if p.ShotsFired == 0 {
 			t.Errorf("seat %d (%s) did not play: %+v", p.Seat, p.BotName, p)
 		}
 	}

@@ -25,7 +25,7 @@ func TestLadderBurstStarvesNeither(t *testing.T) {
 		t.Fatal(err)
 	}
 	const burst = 200
-	var challenge int64
+	var challenge, build int64
 	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		for i := range burst + 1 {
 			kind := "ladder"
@@ -42,7 +42,17 @@ func TestLadderBurstStarvesNeither(t *testing.T) {
 			}
 			challenge = id
 		}
-		_, err := client.EnqueueBuildTx(ctx, tx, 424242)
+		var version int64
+		err := tx.QueryRow(ctx, `
+			WITH u AS (INSERT INTO users (username, password_hash) VALUES ('uploader', 'x') RETURNING id),
+			     b AS (INSERT INTO bots (owner_id, name) SELECT id, 'bot' FROM u RETURNING id)
+			INSERT INTO bot_versions (bot_id, number, manifest, bot_type, source_key, source_sha256, source_size)
+			SELECT id, 1, '{}', 'Python3', 'k', 's', 1 FROM b RETURNING id`).Scan(&version)
+		if err != nil {
+			return err
+		}
+		build = version
+		_, err = client.EnqueueBuildTx(ctx, tx, version)
 		return err
 	})
 	if err != nil {
@@ -93,8 +103,8 @@ func TestLadderBurstStarvesNeither(t *testing.T) {
 	}
 	select {
 	case v := <-builds:
-		if v != 424242 {
-			t.Errorf("build of version %d, want 424242", v)
+		if v != build {
+			t.Errorf("build of version %d, want %d", v, build)
 		}
 	case <-time.After(time.Minute):
 		t.Fatal("the build was not worked while the ladder burst waited")

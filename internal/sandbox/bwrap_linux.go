@@ -44,6 +44,9 @@ var etcFiles = []string{
 	"/etc/mime.types", "/etc/os-release", "/etc/debian_version",
 	// Mono's configuration: without its dllmap, System.Native is not found.
 	"/etc/mono",
+	// Maven's: Debian's /usr/share/maven/conf and bin/m2.conf link here,
+	// and mvn does not start without m2.conf.
+	"/etc/maven",
 }
 
 // etcNetworkFiles are added for commands allowed on the network.

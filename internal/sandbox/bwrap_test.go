@@ -147,3 +147,28 @@ func TestBwrapRelativePaths(t *testing.T) {
 		t.Errorf("command %q, result %+v %s", got, r, r.Stderr)
 	}
 }
+
+// TestBwrapToolchainsStart runs each build tool whose installation links
+// into /etc: Debian's Maven reads /usr/share/maven/bin/m2.conf, a link to
+// /etc/maven/m2.conf, and cannot start without it.
+func TestBwrapToolchainsStart(t *testing.T) {
+	b := newTestBwrap(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"mvn", "-B", "--version"}, "Apache Maven"},
+	} {
+		t.Run(tc.args[0], func(t *testing.T) {
+			testenv.RequireProgram(t, tc.args[0])
+			res, err := b.Run(context.Background(), Cmd{Args: tc.args, Limits: Limits{WallTime: 2 * time.Minute, MemoryBytes: 1 << 30, Processes: 256}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := string(res.Stdout) + string(res.Stderr)
+			if res.ExitCode != 0 || !strings.Contains(out, tc.want) {
+				t.Fatalf("exit %d, output lacks %q:\n%s", res.ExitCode, tc.want, out)
+			}
+		})
+	}
+}

@@ -28,6 +28,7 @@ func (h *Handler) upload(w http.ResponseWriter, r *http.Request) {
 	})
 	var ue *userError
 	if errors.As(err, &ue) {
+		setRetryAfter(w, err)
 		v.Error = ue.msg
 		h.render(w, r, ue.status, page.Upload(v))
 		return

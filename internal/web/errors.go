@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/broadside/broadside/internal/store"
@@ -16,6 +17,8 @@ import (
 type userError struct {
 	status int
 	msg    string
+	// retryAfter, when positive, is sent as Retry-After (a limit).
+	retryAfter time.Duration
 }
 
 func (e *userError) Error() string { return e.msg }
@@ -44,6 +47,15 @@ func (h *Handler) classify(r *http.Request, err error) (int, string) {
 	return http.StatusInternalServerError, "Something went wrong on our side. Please try again in a moment."
 }
 
+// setRetryAfter sends Retry-After for an error that carries a wait, in
+// whole seconds, at least one.
+func setRetryAfter(w http.ResponseWriter, err error) {
+	var ue *userError
+	if errors.As(err, &ue) && ue.retryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(ue.retryAfter.Seconds())+1))
+	}
+}
+
 // unavailableMsg answers a request that needed the database while it
 // could not be reached; with it goes a Retry-After of retryAfter seconds.
 const (
@@ -54,6 +66,7 @@ const (
 
 // fail renders an error page for err.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	setRetryAfter(w, err)
 	status, msg := h.classify(r, err)
 	if status == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", retryAfter)
@@ -64,6 +77,7 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 
 // apiFail answers an API request with {"error": "..."} for err.
 func (h *Handler) apiFail(w http.ResponseWriter, r *http.Request, err error) {
+	setRetryAfter(w, err)
 	status, msg := h.classify(r, err)
 	if status == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", retryAfter)

@@ -49,6 +49,10 @@ func enqueueNewMatch(ctx context.Context, q Queue, tx pgx.Tx, matchID int64) err
 type Config struct {
 	// UploadMaxBytes is the largest bot zip accepted.
 	UploadMaxBytes int64
+	// UploadMaxQueuedBuilds bounds one user's builds waiting or running,
+	// UploadsPerHour one user's uploads within an hour; zero: no limit.
+	UploadMaxQueuedBuilds int
+	UploadsPerHour        int
 	// CookieSecure forces the Secure flag of cookies; nil decides per request
 	// (secure unless the request came over plain HTTP).
 	CookieSecure *bool
@@ -90,12 +94,15 @@ type Config struct {
 func DefaultConfig() Config {
 	rules := rulesets.Registry()
 	return Config{
-		UploadMaxBytes:   20 << 20,
-		SessionTTL:       30 * 24 * time.Hour,
-		Games:            mainFirst(rules.Names(), botmeta.DefaultGame),
-		Rules:            rules,
-		ChallengeMapSize: 2,
-		LoginAttempts:    10,
+		UploadMaxBytes: 20 << 20,
+		// A build and the next two fixes of it.
+		UploadMaxQueuedBuilds: 3,
+		UploadsPerHour:        20,
+		SessionTTL:            30 * 24 * time.Hour,
+		Games:                 mainFirst(rules.Names(), botmeta.DefaultGame),
+		Rules:                 rules,
+		ChallengeMapSize:      2,
+		LoginAttempts:         10,
 		// More than one address may try: an attacker with many
 		// addresses still gets this few guesses an account.
 		LoginAccountAttempts: 20,
@@ -107,6 +114,11 @@ func DefaultConfig() Config {
 		// behind one router), each with a few pages open.
 		StreamsPerClient: 32,
 	}
+}
+
+// UploadLimits are the limits of the upload service.
+func (c Config) UploadLimits() botupload.Limits {
+	return botupload.Limits{MaxBytes: c.UploadMaxBytes, MaxQueuedBuilds: c.UploadMaxQueuedBuilds, PerHour: c.UploadsPerHour}
 }
 
 // mainFirst returns names with main moved to the front.
@@ -154,7 +166,7 @@ func New(st *store.Store, blobs *blob.Bucket, queue Queue, inspect botupload.Ins
 		store:     st,
 		blobs:     blobs,
 		queue:     queue,
-		uploads:   botupload.New(st, blobs, queue, inspect, logger, cfg.UploadMaxBytes),
+		uploads:   botupload.New(st, blobs, queue, inspect, logger, cfg.UploadLimits()),
 		logger:    logger,
 		cfg:       cfg,
 		logins:    newLimiter(cfg.LoginWindow),

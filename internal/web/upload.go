@@ -20,8 +20,10 @@ func (h *Handler) saveUpload(ctx context.Context, u botupload.Upload) (*botuploa
 			status = http.StatusRequestEntityTooLarge
 		case botupload.Conflict:
 			status = http.StatusConflict
+		case botupload.TooMany:
+			status = http.StatusTooManyRequests
 		}
-		return nil, &userError{status: status, msg: refusal.Msg}
+		return nil, &userError{status: status, msg: refusal.Msg, retryAfter: refusal.RetryAfter}
 	}
 	return res, err
 }

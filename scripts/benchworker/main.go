@@ -366,7 +366,7 @@ func freshDatabase(ctx context.Context, admin, name string) (string, func(), err
 func upload(ctx context.Context, pool *pgxpool.Pool, bucket *blob.Bucket, client *jobs.Client, owner int64, name string, data []byte) (int64, error) {
 	limits := botzip.DefaultLimits()
 	svc := botupload.New(store.New(pool), bucket, client, botupload.ZipInspector{Limits: limits},
-		slog.New(slog.DiscardHandler), limits.MaxZipBytes)
+		slog.New(slog.DiscardHandler), botupload.Limits{MaxBytes: limits.MaxZipBytes})
 	res, err := svc.Save(ctx, botupload.Upload{OwnerID: owner, Name: name, Zip: bytes.NewReader(data), Size: int64(len(data))})
 	if err != nil {
 		return 0, err

@@ -99,7 +99,10 @@ func startPlatform(ctx context.Context, s settings, log *slog.Logger) (*platform
 		return nil, err
 	}
 	p.base = "http://" + addr
-	p.portal = p.command("portal", filepath.Join(s.dir, "logs", "portal.log"), "ADDR="+addr)
+	// Each contestant uploads its starters at once: more builds waiting
+	// than the default limit allows one user.
+	p.portal = p.command("portal", filepath.Join(s.dir, "logs", "portal.log"), "ADDR="+addr,
+		fmt.Sprintf("UPLOAD_MAX_QUEUED_BUILDS=%d", len(starters)))
 	if err := p.portal.Start(); err != nil {
 		return nil, fmt.Errorf("start portal: %w", err)
 	}

@@ -1,0 +1,5 @@
+package main
+
+//go:generate sh hostile.sh
+
+func main() { println("bot") }

@@ -1,0 +1,1 @@
+import pip  # the marker is written on import
