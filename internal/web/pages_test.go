@@ -117,7 +117,7 @@ func TestPages(t *testing.T) {
 		want    []string
 		wantNot []string
 	}{
-		{"front page", visitor, "/", 200, []string{"Ahab", "Nemo", "Ahab won"}, nil},
+		{"front page", visitor, "/", 200, []string{"Ahab", "Nemo", "Ahab (alice) won"}, nil},
 		{"leaderboard lists both with owners and languages", visitor, "/leaderboard", 200,
 			[]string{"Ahab", "Nemo", "alice", "bob", "Python3", "unrated"}, []string{">800<"}},
 		{"unknown game", visitor, "/leaderboard?game=chess", 404, []string{"no game called"}, nil},
@@ -128,8 +128,8 @@ func TestPages(t *testing.T) {
 		{"a challenge waits for the owner's answer", bob, botPath, 200, []string{"once alice accepts"}, nil},
 		{"a house bot accepts at once", bob, housePath, 200, []string{"house bots accept every challenge"}, []string{"once alice accepts"}},
 		{"malformed bot id", visitor, "/bots/abc", 404, nil, nil},
-		{"match list", visitor, "/matches", 200, []string{"#" + fmt.Sprint(matchID), "Ahab won"}, nil},
-		{"match list of one bot", visitor, fmt.Sprintf("/matches?bot=%d", bBot), 200, []string{"Ahab won"}, nil},
+		{"match list", visitor, "/matches", 200, []string{"#" + fmt.Sprint(matchID), "Ahab (alice) won"}, nil},
+		{"match list of one bot", visitor, fmt.Sprintf("/matches?bot=%d", bBot), 200, []string{"Ahab (alice) won"}, nil},
 		{"match page shows result and reason, no logs to visitors", visitor, matchPath, 200,
 			[]string{"120", "40", "all ships sunk", "killed", "round zero board of A", "round zero board of B", "Download the replay"},
 			[]string{"log only"}},

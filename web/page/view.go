@@ -193,7 +193,16 @@ func scores[T ~int | ~int64](a, b T) string { return points(a) + " to " + points
 // record states a bot's ranked games with every outcome: wins, draws and
 // losses add up to the games, since each match gives each bot one of them.
 func record(games, wins, draws, losses int) string {
-	return itoa(games) + " games: " + itoa(wins) + " wins, " + itoa(draws) + " draws, " + itoa(losses) + " losses"
+	return count(games, "game", "games") + ": " + count(wins, "win", "wins") + ", " +
+		count(draws, "draw", "draws") + ", " + count(losses, "loss", "losses")
+}
+
+// count writes n with the noun in the number it takes: "1 win", "3 wins".
+func count[T ~int | ~int64](n T, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return itoa(n) + " " + many
 }
 
 func itoa[T ~int | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) }
@@ -233,7 +242,7 @@ func result(m store.MatchRow) string {
 	}
 	for _, p := range m.Players {
 		if p.Outcome == "win" {
-			return p.BotName + " won"
+			return botLabel(p.BotName, p.Owner) + " won"
 		}
 	}
 	return "draw"
