@@ -253,3 +253,24 @@ func result(m store.MatchRow) string {
 func matchOver(status string) bool {
 	return status == "finished" || status == "failed" || status == "canceled"
 }
+
+// ownerState says where a bot stands, for its owner.
+func ownerState(b *store.BotDetail) string {
+	switch {
+	case b.Retired:
+		return "Retired: off the ladder and the leaderboard; challenges and battles cannot reach it. Its matches stay."
+	case b.Disabled:
+		return "Disabled by an organiser: it plays no ladder games, challenges or battles. Ask an organiser to bring it back."
+	case b.CurrentVersionID == nil:
+		return "No version has built yet: it plays once one does."
+	case b.Paused:
+		return "Paused: the matchmaker leaves it out of ladder games. It keeps its rating and its place on the leaderboard, and can still be challenged."
+	}
+	return "On the ladder: it plays ranked games as the matchmaker pairs it; challenges and battles can reach it."
+}
+
+// versionURL is the address of a bot's version number n.
+func versionURL(botID int64, n int) string { return botURL(botID) + "/versions/" + itoa(n) }
+
+// playURL is a game's getting started page.
+func playURL(game string) string { return "/play/" + game }
