@@ -208,6 +208,15 @@ type RuleSet interface {
 type Traits struct {
 	// Title is the rule set's name as people write it ("Hit and Sunk").
 	Title string
+	// Origin says where the rules come from, in a few words ("the
+	// Entelect Challenge 2017").
+	Origin string
+	// Protocol says how a bot talks to the engine, in a sentence.
+	Protocol string
+	// Manifest is the file at a bot folder's root that says how to run
+	// it, and ManifestExample a small one, as the getting started page
+	// shows them.
+	Manifest, ManifestExample string
 	// SeatKey is the key the rule set gives seat i (from 0) when the bot
 	// brings none; nil means the seat's number ("0", "1", ...).
 	SeatKey func(seat int) string

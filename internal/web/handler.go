@@ -134,6 +134,8 @@ type Handler struct {
 	replays *replayCache
 	live    *liveHub
 	builds  *buildHub
+	// docs are the embedded documentation, rendered on first use.
+	docs *docSet
 }
 
 // New returns the portal's handler.
@@ -152,6 +154,7 @@ func New(st *store.Store, blobs *blob.Bucket, queue Queue, inspect botupload.Ins
 		registers: newLimiter(cfg.RegisterWindow),
 		now:       time.Now,
 		replays:   newReplayCache(),
+		docs:      &docSet{},
 	}
 	h.live = newLiveHub(st, logger)
 	h.builds = newBuildHub(st, logger)

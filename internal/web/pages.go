@@ -39,7 +39,7 @@ func (h *Handler) home(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.render(w, r, http.StatusOK, page.Home(page.HomeView{Base: h.base(r, "Battleship bot competitions"), Top: top, Matches: matches,
-		Playing: h.playing(ctx, "")}))
+		Playing: h.playing(ctx, ""), Games: h.playGames(), Game: h.cfg.Games[0]}))
 }
 
 // leaderboardGame reads ?game=, the main game when absent.

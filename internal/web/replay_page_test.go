@@ -159,7 +159,7 @@ func TestLeaderboardTabs(t *testing.T) {
 		{"/leaderboard", "Leaderboard: Entelect", "entelect", "Scout"},
 		{"/leaderboard?game=entelect", "Leaderboard: Entelect", "entelect", "Scout"},
 		{"/leaderboard?game=brainjar", "Leaderboard: BrainJar", "brainjar", "Jarhead"},
-		{"/leaderboard?game=deepship", "Leaderboard: DeepShip", "deepship", "Diver"},
+		{"/leaderboard?game=deepship", "Leaderboard: In Deep Ship", "deepship", "Diver"},
 		{"/leaderboard?game=hitandsunk", "Leaderboard: Hit and Sunk", "hitandsunk", "Brawler"},
 	}
 	for _, c := range cases {
@@ -168,7 +168,7 @@ func TestLeaderboardTabs(t *testing.T) {
 			if res.status != 200 {
 				t.Fatalf("status %d", res.status)
 			}
-			for _, tab := range []string{">Entelect<", ">BrainJar<", ">DeepShip<", ">Hit and Sunk<", `href="/leaderboard?game=hitandsunk"`} {
+			for _, tab := range []string{">Entelect<", ">BrainJar<", ">In Deep Ship<", ">Hit and Sunk<", `href="/leaderboard?game=hitandsunk"`} {
 				if !strings.Contains(res.body, tab) {
 					t.Errorf("no tab %s", tab)
 				}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/broadside/broadside/internal/competition"
@@ -50,6 +51,10 @@ type AuthView struct {
 // HomeView is the front page.
 type HomeView struct {
 	Base
+	// Games are the hosted games, each with its getting started page;
+	// Game is the main one, whose top bots are shown.
+	Games   []PlayGame
+	Game    string
 	Top     []store.LeaderboardRow
 	Matches []store.MatchRow
 	// Playing are the matches being played now.
@@ -90,6 +95,25 @@ type UploadView struct {
 	Name     string
 	MaxBytes int64
 	Error    string
+	// Games are the games to choose from; Game is the one chosen (its
+	// text is shown, and a zip for another game is refused), empty when
+	// the zip's manifest decides.
+	Games []PlayGame
+	Game  string
+	// Bots are the uploader's bots (of the chosen game) a version may go
+	// to; BotID is the one chosen, zero for a new bot.
+	Bots  []store.BotOwnedRow
+	BotID int64
+}
+
+// Chosen is the chosen game, if any.
+func (v UploadView) Chosen() (PlayGame, bool) {
+	for _, g := range v.Games {
+		if g.Game == v.Game {
+			return g, true
+		}
+	}
+	return PlayGame{}, false
 }
 
 // BotView is a bot's page.
@@ -274,3 +298,11 @@ func versionURL(botID int64, n int) string { return botURL(botID) + "/versions/"
 
 // playURL is a game's getting started page.
 func playURL(game string) string { return "/play/" + game }
+
+// aOrAn is the article a word takes: "an Entelect bot", "a BrainJar bot".
+func aOrAn(word string) string {
+	if word != "" && strings.ContainsRune("AEIOUaeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}

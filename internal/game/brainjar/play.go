@@ -27,7 +27,21 @@ func (ruleSet) Name() string { return Name }
 func (ruleSet) Seats() (int, int) { return 2, 2 }
 
 // Traits implements game.RuleSet.
-func (ruleSet) Traits() game.Traits { return game.Traits{Title: "BrainJar"} }
+func (ruleSet) Traits() game.Traits {
+	return game.Traits{
+		Title:    "BrainJar",
+		Origin:   "BrainJar battleships (2014)",
+		Protocol: "A fresh process per request gets the game as compact JSON in one argument and answers with JSON on stdout.",
+		Manifest: "bot.json",
+		ManifestExample: `{
+  "Author": "Me",
+  "NickName": "My bot",
+  "BotType": "Python3",
+  "RunFile": "bot.py",
+  "Game": "brainjar"
+}`,
+	}
+}
 
 // match is one game being played.
 type match struct {

@@ -58,7 +58,20 @@ func (ruleSet) Name() string { return Name }
 func (ruleSet) Seats() (int, int) { return 2, 2 }
 
 // Traits implements game.RuleSet.
-func (ruleSet) Traits() game.Traits { return game.Traits{Title: "DeepShip"} }
+func (ruleSet) Traits() game.Traits {
+	return game.Traits{
+		Title:    "In Deep Ship",
+		Origin:   "the In Deep Ship tournament (2025)",
+		Protocol: "One process plays a round of three games; it reads one message per line on stdin and answers on stdout.",
+		Manifest: "entry.zon",
+		ManifestExample: `.{
+    .name = "My bot",
+    .runnable = "src/main.py",
+    .img = "assets/icon.png",
+    .emote = "assets/emote.mp3",
+}`,
+	}
+}
 
 // round is one round of three games being played.
 type round struct {

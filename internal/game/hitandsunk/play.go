@@ -40,7 +40,20 @@ func (ruleSet) Seats() (int, int) { return MinShips, MaxShips }
 // Traits implements game.RuleSet: a battle is one free-for-all of all
 // its entrants.
 func (ruleSet) Traits() game.Traits {
-	return game.Traits{Title: "Hit and Sunk", FreeForAll: true}
+	return game.Traits{
+		Title:    "Hit and Sunk",
+		Origin:   "the Hit and Sunk free-for-all (2017)",
+		Protocol: "A fresh process per call gets the game as one ;-separated argument and prints an action string on stdout.",
+		Manifest: "bot.json",
+		ManifestExample: `{
+  "Author": "Me",
+  "NickName": "My bot",
+  "BotType": "Python3",
+  "RunFile": "bot.py",
+  "Game": "hitandsunk"
+}`,
+		FreeForAll: true,
+	}
 }
 
 // Play implements game.RuleSet. opts.Size is ignored: the grid side is
