@@ -107,4 +107,12 @@ const houseUser = "house"
 // titles: "Pyro (ann)".
 func botLabel(name, owner string) string { return name + " " + ownerTag(owner) }
 
+// ownerName is an owner as an Owner column prints it.
+func ownerName(owner string) string {
+	if owner == houseUser {
+		return "house bot"
+	}
+	return owner
+}
+
 var _ = templruntime.GeneratedTemplate
