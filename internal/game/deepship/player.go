@@ -2,6 +2,7 @@ package deepship
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,12 +38,14 @@ type player struct {
 	// onStderr, when set, is given what the process wrote on stderr once it
 	// has ended (debug mode shows it).
 	onStderr func(stderr string)
+	// seed is the player's BROADSIDE_SEED: drawn from the match's seed.
+	seed uint64
 }
 
 // start (re)starts a player's process and sends round-start. A failure to
 // start counts as a failure of the player.
 func (p *player) start(ctx context.Context) {
-	c, err := startConn(ctx, p.bot, p.runner)
+	c, err := startConn(ctx, p.bot, p.runner, []string{SeedVar + "=" + strconv.FormatUint(p.seed, 10)})
 	if err != nil {
 		p.log.Printf("%v\n", err)
 		p.failure = err.Error()

@@ -32,6 +32,7 @@ func (ruleSet) Seats() (int, int) { return 2, 2 }
 func (ruleSet) Traits() game.Traits {
 	return game.Traits{
 		Title:    "Entelect",
+		Unit:     "round",
 		Origin:   "the Entelect Challenge 2017 (release 1.2.2)",
 		Protocol: "A fresh process per round reads state.json and map.txt from its round folder and writes place.txt or command.txt.",
 		Manifest: "bot.json",
