@@ -446,6 +446,16 @@ func leaderboardTable(rows []store.LeaderboardRow) templ.Component {
 	})
 }
 
+// roundCount is a match's length in its game's own unit, as its replay
+// viewer counts: "47 rounds", "73 shots", "374 turns".
+func roundCount(game string, n int) string {
+	unit := "round"
+	if rs, err := rulesets.Registry().Get(game); err == nil && rs.Traits().Unit != "" {
+		unit = rs.Traits().Unit
+	}
+	return count(n, unit, unit+"s")
+}
+
 // GameTitle is a rule set's name as people write it; a game no longer
 // hosted keeps its identifier.
 func GameTitle(game string) string {

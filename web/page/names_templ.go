@@ -107,6 +107,9 @@ const houseUser = "house"
 // titles: "Pyro (ann)".
 func botLabel(name, owner string) string { return name + " " + ownerTag(owner) }
 
+// BotLabel is botLabel for the handlers: the replay viewer names seats so.
+func BotLabel(name, owner string) string { return botLabel(name, owner) }
+
 // ownerName is an owner as an Owner column prints it.
 func ownerName(owner string) string {
 	if owner == houseUser {
