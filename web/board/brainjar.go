@@ -86,15 +86,20 @@ func (g *brainjarGame) frame(i int, o Options) (*Frame, error) {
 			f.Events = append(f.Events, fmt.Sprintf("%s fires at %s: %s", names[s.Player], gr.cellName(at), shotWords(s.Result)))
 		}
 	}
-	label := brainjar.StepPlacement
+	labels := []string{brainjar.StepPlacement}
 	if i > 0 {
-		label = brainjar.StepShot(i)
+		labels = []string{brainjar.StepShot(i)}
+	}
+	if i == g.count()-1 && !o.inProgress {
+		// The request that ended the game (a crash, a timeout) fired no
+		// shot: its lines are under the shot it was asked for.
+		labels = append(labels, brainjar.StepShot(i+1))
 	}
 	for p, pl := range r.Players {
 		f.Players = append(f.Players, Player{Key: pl.Key, Name: names[p], Stats: []Stat{
 			{"Shots", strconv.Itoa(shots[p])}, {"Hits", strconv.Itoa(hits[p])},
 		}})
-		if l, ok := o.stepLog(pl.Key, names[p], label); ok {
+		if l, ok := o.stepLog(pl.Key, names[p], labels...); ok {
 			f.Logs = append(f.Logs, l)
 		}
 	}

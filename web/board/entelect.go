@@ -255,7 +255,12 @@ func (e *entelect) files(dir string, o Options, players []Player) (files, logs [
 					who = p.Name
 				}
 			}
+			n := len(logs)
 			add(&logs, key+"/log.txt", who+" ("+folder+"/"+key+"/log.txt)")
+			if len(logs) == n && len(players) > 0 {
+				// The final state's folder: the bot did not run.
+				logs = append(logs, File{Name: who, Text: "Nothing of your bot in this round: it was not run."})
+			}
 		}
 	}
 	return files, logs

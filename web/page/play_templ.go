@@ -542,27 +542,27 @@ func Play(v PlayView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "\">the rules</a>; <code>BotType</code>, the languages and how each is built are in <a href=\"/docs/starter-bots\">starter bots and bot.json</a>.</p></section><section class=\"card\" aria-labelledby=\"local\"><h2 id=\"local\">4. Play it on your machine</h2><p><code>battleship</code> plays one match locally with the platform's own engine, and <code>battleship view</code> shows its replay in the same viewer as this site. Build it from the Broadside source with Go:</p><pre><code>go build -o bin/battleship ./cmd/battleship ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "\">the rules</a>; <code>BotType</code>, the languages and how each is built are in <a href=\"/docs/starter-bots\">starter bots and bot.json</a>.</p></section><section class=\"card\" aria-labelledby=\"local\"><h2 id=\"local\">4. Play it on your machine</h2><p><code>battleship</code> plays one match locally with the platform's own engine, and <code>battleship view</code> shows its replay in the same viewer as this site. Build it from the Broadside source with Go:</p><pre><code>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var32 string
-			templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs("bin/battleship -f --game " + g.Game + " -b mybot mybot --json")
+			templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(localCommands(g.Game))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 146, Col: 65}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 145, Col: 37}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var32))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, " bin/battleship view Replays/SEED</code></pre><p class=\"muted\"><code>-f</code> builds each bot first as the platform does; <code>--seed N</code> replays a match; a match page's replay zip opens with <code>battleship view</code> too. All flags: <a href=\"/docs/battleship-command\">the battleship command</a>.</p></section><section class=\"card\" aria-labelledby=\"upload\"><h2 id=\"upload\">5. Upload it</h2><p>Zip the folder (the manifest at the zip's root, or in its one folder) and upload it, at most ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "</code></pre><p class=\"muted\"><code>-f</code> builds each bot first as the platform does; <code>--seed N</code> replays a match; a match page's replay zip opens with <code>battleship view</code> too. All flags: <a href=\"/docs/battleship-command\">the battleship command</a>.</p></section><section class=\"card\" aria-labelledby=\"upload\"><h2 id=\"upload\">5. Upload it</h2><p>Zip the folder (the manifest at the zip's root, or in its one folder) and upload it, at most ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var33 string
 			templ_7745c5c3_Var33, templ_7745c5c3_Err = templ.JoinStringErrs(fileSize(v.MaxBytes))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 157, Col: 119}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 155, Col: 119}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var33))
 			if templ_7745c5c3_Err != nil {
@@ -580,7 +580,7 @@ func Play(v PlayView) templ.Component {
 				var templ_7745c5c3_Var34 templ.SafeURL
 				templ_7745c5c3_Var34, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(withNext("/register", uploadURL(g.Game))))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 162, Col: 87}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 160, Col: 87}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var34))
 				if templ_7745c5c3_Err != nil {
@@ -593,7 +593,7 @@ func Play(v PlayView) templ.Component {
 				var templ_7745c5c3_Var35 templ.SafeURL
 				templ_7745c5c3_Var35, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(withNext("/login", uploadURL(g.Game))))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 162, Col: 178}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 160, Col: 178}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var35))
 				if templ_7745c5c3_Err != nil {
@@ -611,7 +611,7 @@ func Play(v PlayView) templ.Component {
 				var templ_7745c5c3_Var36 templ.SafeURL
 				templ_7745c5c3_Var36, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(uploadURL(g.Game)))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 164, Col: 64}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 162, Col: 64}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var36))
 				if templ_7745c5c3_Err != nil {
@@ -624,7 +624,7 @@ func Play(v PlayView) templ.Component {
 				var templ_7745c5c3_Var37 string
 				templ_7745c5c3_Var37, templ_7745c5c3_Err = templ.JoinStringErrs(aOrAn(g.Traits.Title))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 164, Col: 97}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 162, Col: 97}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var37))
 				if templ_7745c5c3_Err != nil {
@@ -637,7 +637,7 @@ func Play(v PlayView) templ.Component {
 				var templ_7745c5c3_Var38 string
 				templ_7745c5c3_Var38, templ_7745c5c3_Err = templ.JoinStringErrs(g.Traits.Title)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 164, Col: 116}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 162, Col: 116}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var38))
 				if templ_7745c5c3_Err != nil {
@@ -655,7 +655,7 @@ func Play(v PlayView) templ.Component {
 			var templ_7745c5c3_Var39 string
 			templ_7745c5c3_Var39, templ_7745c5c3_Err = templ.JoinStringErrs("curl -H \"Authorization: Bearer $TOKEN\" -H \"Content-Type: application/zip\" \\\n     --data-binary @mybot.zip \"$PORTAL/api/bots?name=My%20bot\"")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 173, Col: 164}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 171, Col: 164}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var39))
 			if templ_7745c5c3_Err != nil {
@@ -668,7 +668,7 @@ func Play(v PlayView) templ.Component {
 			var templ_7745c5c3_Var40 templ.SafeURL
 			templ_7745c5c3_Var40, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL("/leaderboard?game=" + g.Game))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 176, Col: 59}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 174, Col: 59}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var40))
 			if templ_7745c5c3_Err != nil {
@@ -681,7 +681,7 @@ func Play(v PlayView) templ.Component {
 			var templ_7745c5c3_Var41 string
 			templ_7745c5c3_Var41, templ_7745c5c3_Err = templ.JoinStringErrs(g.Traits.Title)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 176, Col: 82}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `page/play.templ`, Line: 174, Col: 82}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var41))
 			if templ_7745c5c3_Err != nil {
@@ -699,6 +699,14 @@ func Play(v PlayView) templ.Component {
 		}
 		return nil
 	})
+}
+
+// localCommands build the battleship command, play a bot against itself
+// and watch the replay, one command a line.
+func localCommands(game string) string {
+	return "go build -o bin/battleship ./cmd/battleship\n" +
+		"bin/battleship -f --game " + game + " -b mybot mybot --seed 1 --json\n" +
+		"bin/battleship view Replays/1"
 }
 
 // uploadURL is the upload form for a game.

@@ -45,6 +45,9 @@ func TestEveryTemplateRenders(t *testing.T) {
 			if problem := leftover(out.String()); problem != "" {
 				t.Errorf("%s #%d renders template text: %s", name, i, problem)
 			}
+			if m := runTogether.FindString(verbatim.ReplaceAllString(out.String(), "")); m != "" {
+				t.Errorf("%s #%d runs words together: %s", name, i, around(out.String(), m))
+			}
 			if out.Len() < 20 {
 				t.Errorf("%s #%d renders almost nothing: %q", name, i, out.String())
 			}
@@ -57,6 +60,10 @@ var (
 	// Where braces belong: code, preformatted text (raw files, logs), scripts.
 	verbatim = regexp.MustCompile(`(?s)<(pre|code|script|style)\b.*?</(pre|code|script|style)>`)
 	atCall   = regexp.MustCompile(`@[A-Za-z_][\w.]*\(`)
+	// A word glued to a link or a name: templ drops the space around a
+	// component call on its own line. (An empty element, a colour
+	// swatch, stands apart by its margin.)
+	runTogether = regexp.MustCompile(`[^>]</(a|span|strong)>[A-Za-z]|[A-Za-z]<(a|span|strong)[ >]`)
 )
 
 // exportedComponents lists the exported components the .templ files of
@@ -112,6 +119,15 @@ func TestLeftover(t *testing.T) {
 	} {
 		if got := leftover(tc.html) != ""; got != tc.bad {
 			t.Errorf("leftover(%q) found %v, want %v", tc.html, got, tc.bad)
+		}
+	}
+	for html, glued := range map[string]bool{
+		`<span class="owner">(ada)</span>challenged<a href="/bots/2">x</a>`:   true,
+		`<span class="owner">(ada)</span> challenged <a href="/bots/2">x</a>`: false,
+		`<li><span class="swatch s0"></span>Kraken: 7</li>`:                   false,
+	} {
+		if got := runTogether.MatchString(html); got != glued {
+			t.Errorf("runTogether(%q) = %v, want %v", html, got, glued)
 		}
 	}
 }

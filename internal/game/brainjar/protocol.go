@@ -101,7 +101,7 @@ func (p *player) request(ctx context.Context, payload []byte, opts game.Options)
 	}
 	switch {
 	case res.TimedOut:
-		return nil, botFailed("timed out after %s", limits.WallTime)
+		return nil, botFailed("timed out after %s", limits.WallTime.Round(time.Millisecond))
 	case res.MemoryExceeded:
 		return nil, botFailed("exceeded the memory limit of %d MiB", MemoryBytes>>20)
 	case res.CPUExceeded:
