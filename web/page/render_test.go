@@ -192,7 +192,7 @@ func renderCases(t *testing.T) map[string][]templ.Component {
 		{ID: 99, Number: 1, BotType: "Python3", SourceSize: 900, BuildStatus: "failed", BuildLog: "SyntaxError: invalid syntax {\n", CreatedAt: earlier},
 	}
 	history := []store.HistoryRow{
-		{MatchID: 7, Kind: "ladder", Ranked: true, Status: "finished", CreatedAt: earlier, FinishedAt: &now, BotID: 10, BotName: "Python3 Starter",
+		{MatchID: 7, Kind: "ladder", Ranked: true, Status: "finished", CreatedAt: earlier, FinishedAt: &now, BotID: 10, BotName: "Python3 Starter", BotOwner: "ann",
 			Outcome: "win", Points: 420, OpponentID: 11, OpponentName: "entelect-python3", OpponentOwner: "house", OpponentPoints: -20,
 			RatingBefore: ptr(1490.0), RatingAfter: ptr(1503.0)},
 		{MatchID: 9, Kind: "challenge", Status: "failed", CreatedAt: earlier, BotID: 10, BotName: "Python3 Starter", OpponentID: 12,
