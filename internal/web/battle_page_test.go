@@ -43,24 +43,30 @@ func TestBattlePage(t *testing.T) {
 			t.Fatalf("enter or start: status %d: %s", res.status, res.body)
 		}
 	}
-	match := b.queue.matchIDs()[0]
-	m, err := b.st.MatchDetailGet(b.ctx, match)
-	if err != nil {
-		t.Fatal(err)
-	}
-	results := []store.MatchPlayerResult{{Seat: 0, Key: "A", Points: 90, Outcome: "win", Rank: 1}, {Seat: 1, Key: "B", Points: 10, Outcome: "loss", Rank: 2}}
-	if m.Players[0].BotID != annBot {
-		results[0].Outcome, results[0].Points, results[0].Rank = "loss", 10, 2
-		results[1].Outcome, results[1].Points, results[1].Rank = "win", 90, 1
-	}
-	if err := b.st.MatchFinish(b.ctx, store.MatchFinishParams{ID: match, ReplayKey: "replays/x.zip", Summary: json.RawMessage(`{}`), Players: results}); err != nil {
-		t.Fatal(err)
-	}
+	b.finishDuel(t, b.queue.matchIDs()[0], annBot)
 	res := ann.get(path)
 	for _, want := range []string{`<dl class="facts">`, "Entelect (map size 2)", "1 game per pairing",
 		"<th scope=\"col\">Players</th>", "<th scope=\"col\">Winner</th>", `(house bot)</span>`, "<td>Pyro (ann)</td>"} {
 		if !strings.Contains(res.body, want) {
 			t.Errorf("the battle page lacks %q", want)
 		}
+	}
+}
+
+// finishDuel records a two-player Entelect match as won by the bot
+// winner, in whichever seat the schedule put it.
+func (b *testBundle) finishDuel(t *testing.T, match, winner int64) {
+	t.Helper()
+	m, err := b.st.MatchDetailGet(b.ctx, match)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := []store.MatchPlayerResult{{Seat: 0, Key: "A", Points: 90, Outcome: "win", Rank: 1}, {Seat: 1, Key: "B", Points: 10, Outcome: "loss", Rank: 2}}
+	if m.Players[0].BotID != winner {
+		results[0].Outcome, results[0].Points, results[0].Rank = "loss", 10, 2
+		results[1].Outcome, results[1].Points, results[1].Rank = "win", 90, 1
+	}
+	if err := b.st.MatchFinish(b.ctx, store.MatchFinishParams{ID: match, ReplayKey: "replays/x.zip", Summary: json.RawMessage(`{}`), Players: results}); err != nil {
+		t.Fatal(err)
 	}
 }
