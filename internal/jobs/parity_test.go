@@ -254,13 +254,17 @@ func playWorker(t *testing.T, e *env, b parityBot, versions []int64, seed int64)
 }
 
 // summaryDiff compares what the bots did (not their names, which the
-// platform takes from the bot rather than the manifest).
+// platform takes from the bot rather than the manifest, and gives the
+// rule set to name one bot in another's reason: "sunk by Kraken (ann)").
 func summaryDiff(a, b *game.Summary) string {
 	strip := func(s *game.Summary) string {
 		c := *s
 		c.Players = append([]game.PlayerSummary(nil), s.Players...)
 		for i := range c.Players {
 			c.Players[i].Name = ""
+			if by, ok := strings.CutPrefix(c.Players[i].Reason, "sunk by "); ok && by != "its own fire or mine" {
+				c.Players[i].Reason = "sunk by another ship"
+			}
 		}
 		out, _ := json.Marshal(c)
 		return string(out)
