@@ -3,8 +3,14 @@
 # PostgreSQL binaries, with its data under a folder of ours, and prints its
 # URL. Used by `make run` and `make test` when no database is configured and
 # no Docker engine is available. Usage: scripts/postgres.sh DATA_DIR PORT
+# Stop it with: scripts/postgres.sh --stop DATA_DIR (as root or not).
 set -euo pipefail
 
+stop=""
+if [ "${1:-}" = "--stop" ]; then
+  stop=1
+  shift
+fi
 datadir=$(realpath -m "${1:-data/postgres}")
 port=${2:-54329}
 
@@ -23,6 +29,16 @@ fi
 as_pg() { "$@"; }
 if [ "$(id -u)" -eq 0 ]; then
   as_pg() { runuser -u postgres -- "$@"; }
+fi
+
+if [ -n "$stop" ]; then
+  if as_pg "$bindir/pg_ctl" -D "$datadir" status >/dev/null 2>&1; then
+    as_pg "$bindir/pg_ctl" -D "$datadir" -w stop >/dev/null
+    echo "postgres: stopped the server of $datadir" >&2
+  else
+    echo "postgres: no server runs on $datadir" >&2
+  fi
+  exit 0
 fi
 
 mkdir -p "$datadir"

@@ -128,7 +128,10 @@ func viewHandler(rp *board.Replay, title string) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static.FS)))
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		round, _ := strconv.Atoi(r.URL.Query().Get("round"))
+		round, err := strconv.Atoi(r.URL.Query().Get("round"))
+		if err != nil {
+			round = rp.Count() - 1 // a replay opens on its end, as on the portal
+		}
 		f, err := rp.Frame(round, o)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)

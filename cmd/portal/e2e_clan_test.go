@@ -90,7 +90,8 @@ func TestBrowserClanChallenge(t *testing.T) {
 	run("the match page shows the match over", bp.matchOver())
 	var status, winner string
 	if err := conn.QueryRow(ctx, `
-		SELECT m.status, coalesce((SELECT b.name FROM match_players p JOIN bots b ON b.id = p.bot_id
+		SELECT m.status, coalesce((SELECT b.name || ' (' || u.username || ')'
+		                           FROM match_players p JOIN bots b ON b.id = p.bot_id JOIN users u ON u.id = b.owner_id
 		                           WHERE p.match_id = m.id AND p.outcome = 'win'), 'draw')
 		FROM matches m WHERE m.id = $1`, matchID).Scan(&status, &winner); err != nil || status != "finished" {
 		t.Fatalf("match %d: %s, %v", matchID, status, err)

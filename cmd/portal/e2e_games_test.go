@@ -78,6 +78,11 @@ func TestBrowserHitAndSunk(t *testing.T) {
 
 	matchURL := fmt.Sprintf("%s/matches/%d", base, matchID)
 	run("the match page", chromedp.Navigate(matchURL), chromedp.WaitVisible(`#viewer svg.grid`))
+	// A finished match opens on its end; its first step is a link away.
+	if got := text(`.frame-name`); !strings.HasPrefix(got, "Round ") || !strings.Contains(got, " of ") {
+		t.Fatalf("the match opens on %q, want its last round", got)
+	}
+	run("the match's start", chromedp.Navigate(matchURL+"?round=0"), chromedp.WaitVisible(`#viewer svg.grid`))
 	if s := text(`.match-status`); s != "finished" {
 		t.Fatalf("match status %s", s)
 	}
@@ -105,7 +110,7 @@ func TestBrowserHitAndSunk(t *testing.T) {
 	if err != nil || ships != len(names) {
 		t.Fatalf("%d ships drawn after round 1, want %d (%v)", ships, len(names), err)
 	}
-	if events := text(`.replay-events`); !strings.Contains(events, "(ship 0)") {
+	if events := text(`.replay-events`); !strings.Contains(events, "(ship 0):") {
 		t.Fatalf("round 1 turns:\n%s", events)
 	}
 

@@ -46,7 +46,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprint(stdout, usage+config.Help(config.Portal))
 		return 0
 	}
-	cfg, err := parseConfig(getenv)
+	env := config.NewEnv(config.Portal, getenv)
+	if cmd == "migrate" || cmd == "make-organiser" {
+		// They touch the database only; an operator running them by hand
+		// after `make run` has no BLOB_URL in their shell.
+		env.NotRequired("BLOB_URL")
+	}
+	cfg, err := readConfig(env)
 	if err != nil {
 		fmt.Fprintf(stderr, "portal: configuration:\n%v\n\nRun portal --help for the settings.\n", err)
 		return 2

@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -16,12 +18,16 @@ func makeOrganiser(ctx context.Context, cfg Config, logger *slog.Logger, usernam
 	if username == "" {
 		return errors.New("make-organiser needs a username: portal make-organiser USERNAME")
 	}
-	m := NewMain(cfg, logger)
-	defer m.Close()
-	if err := m.open(ctx); err != nil {
+	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return fmt.Errorf("connect to DATABASE_URL: %w", err)
+	}
+	defer pool.Close()
+	st := store.New(pool)
+	if err := st.SchemaCheck(ctx, "portal"); err != nil {
 		return err
 	}
-	u, err := m.store.UserSetRole(ctx, username, "organiser")
+	u, err := st.UserSetRole(ctx, username, "organiser")
 	if errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("there is no account called %q; register it first", username)
 	} else if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -12,7 +13,8 @@ import (
 )
 
 // TestMakeOrganiser: the subcommand gives an existing account the role and
-// audits it; an unknown or missing username is refused.
+// audits it, needing no BLOB_URL; an unknown or missing username is
+// refused.
 func TestMakeOrganiser(t *testing.T) {
 	getenv, _ := testEnv(t)
 	ctx := context.Background()
@@ -28,9 +30,21 @@ func TestMakeOrganiser(t *testing.T) {
 	if _, err := st.UserEnsure(ctx, "Olga"); err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	if code := run(ctx, []string{"make-organiser", "olga"}, getenv, &out, io.Discard); code != 0 {
-		t.Fatalf("make-organiser olga: exit %d", code)
+	// As an operator runs it by hand after `make run`: with the database's
+	// address only, since it never touches the blob store.
+	noBlobs := func(name string) string {
+		if name == "BLOB_URL" {
+			return ""
+		}
+		return getenv(name)
+	}
+	var out, errOut bytes.Buffer
+	if code := run(ctx, []string{"make-organiser", "olga"}, noBlobs, &out, &errOut); code != 0 {
+		t.Fatalf("make-organiser olga without BLOB_URL: exit %d\n%s", code, errOut.String())
+	}
+	errOut.Reset()
+	if code := run(ctx, []string{"seed-house-bots", t.TempDir()}, noBlobs, io.Discard, &errOut); code != 2 || !strings.Contains(errOut.String(), "BLOB_URL is required") {
+		t.Errorf("seed-house-bots without BLOB_URL: exit %d, want 2 naming BLOB_URL:\n%s", code, errOut.String())
 	}
 	u, err := st.UserGetByUsername(ctx, "Olga")
 	if err != nil || u.Role != "organiser" {

@@ -21,6 +21,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/broadside/broadside/internal/blob"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -34,8 +35,16 @@ type BuildQueue interface {
 // Upload is one bot zip to record as a new version.
 type Upload struct {
 	OwnerID int64
-	// Name is the bot's name; empty takes the manifest's NickName.
+	// Name is the bot's name; empty takes the manifest's NickName (or,
+	// with BotID, keeps the bot's name).
 	Name string
+	// BotID, when set, adds the version to this bot of the owner's, and a
+	// Name that differs renames it; otherwise the version goes to the
+	// owner's bot called Name, made if there is none.
+	BotID int64
+	// Game, when set, is the game the uploader chose: a zip for another
+	// game is refused, naming both.
+	Game string
 	Zip  io.Reader
 	// Size is the zip's size as announced by the client, or -1.
 	Size int64
@@ -142,11 +151,33 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 	if err != nil {
 		return nil, refuse(Invalid, "The zip was refused: %s", err)
 	}
+	if u.Game != "" && u.Game != insp.Game {
+		return nil, refuse(Invalid, "This zip's %s says it plays %s, and you chose %s. Choose %s on the form, or see %s's getting started page for the manifest it expects.",
+			manifestWord(insp.Game), title(insp.Game), title(u.Game), title(insp.Game), title(u.Game))
+	}
 	name := strings.TrimSpace(u.Name)
+	var rename *store.Bot
+	if u.BotID != 0 {
+		b, err := s.store.BotGetByID(ctx, u.BotID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, err
+		}
+		if err != nil || b.OwnerID != u.OwnerID {
+			return nil, refuse(Invalid, "Choose one of your bots to add the version to.")
+		}
+		if b.Game != insp.Game {
+			return nil, refuse(Conflict, "%s plays %s; this zip is for %s.", b.Name, b.Game, insp.Game)
+		}
+		if name != "" && name != b.Name {
+			rename = b
+		} else {
+			name = b.Name
+		}
+	}
 	if name == "" {
 		name = strings.TrimSpace(insp.Name)
 	}
-	if msg := validBotName(name); msg != "" {
+	if msg := ValidName(name); msg != "" {
 		return nil, refuse(Invalid, "%s", msg)
 	}
 	sum := sha256.Sum256(data)
@@ -168,6 +199,11 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 		// The platform's own starters are named by the platform.
 		if !u.House {
 			if err := nameTaken(ctx, st, u.OwnerID, name, insp.Game); err != nil {
+				return err
+			}
+		}
+		if rename != nil {
+			if err := st.BotRename(ctx, rename.ID, name); err != nil {
 				return err
 			}
 		}
@@ -208,6 +244,8 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 		case errors.Is(err, store.ErrGameMismatch):
 			return nil, refuse(Conflict,
 				"You already have a bot called %q for another game; this zip is for %s. Choose another name.", name, insp.Game)
+		case rename != nil && errors.Is(err, store.ErrConflict):
+			return nil, refuse(Conflict, "You already have a bot called %q; choose another name.", name)
 		case errors.Is(err, store.ErrConflict):
 			return nil, refuse(Conflict, "Another upload of %q is under way. Please try again.", name)
 		}
@@ -252,7 +290,8 @@ func minutes(d time.Duration) string {
 	return fmt.Sprintf("%d minutes", m)
 }
 
-func validBotName(name string) string {
+// ValidName says what is wrong with a bot name, or "" when it is fine.
+func ValidName(name string) string {
 	switch {
 	case name == "":
 		return "Give the bot a name (or set NickName in its bot.json)."
@@ -262,6 +301,22 @@ func validBotName(name string) string {
 		return "Bot names cannot contain control characters."
 	}
 	return ""
+}
+
+// manifestWord names the manifest a game's bots bring.
+func manifestWord(game string) string {
+	if game == "deepship" {
+		return "entry.zon (or bot.json)"
+	}
+	return "bot.json"
+}
+
+// title is a game's name as people write it.
+func title(game string) string {
+	if rs, err := rulesets.Registry().Get(game); err == nil {
+		return rs.Traits().Title
+	}
+	return game
 }
 
 // mib writes a size limit for people.

@@ -33,7 +33,7 @@ type ZipInspector struct {
 // Inspect implements Inspector. Refusals keep botzip's message; anything
 // else becomes a plain "cannot read" so internals never reach the page.
 func (z ZipInspector) Inspect(r io.ReaderAt, size int64) (Inspection, error) {
-	m, err := botzip.Inspect(r, size, z.Limits)
+	m, lang, err := botzip.Describe(r, size, z.Limits)
 	if err != nil {
 		var refusal *botzip.Error
 		if errors.As(err, &refusal) {
@@ -46,7 +46,7 @@ func (z ZipInspector) Inspect(r io.ReaderAt, size int64) (Inspection, error) {
 		return Inspection{}, fmt.Errorf("the manifest could not be recorded")
 	}
 	return Inspection{
-		Name: m.DisplayName(), Game: m.Game, BotType: m.BotType.String(), Language: m.BotType.String(),
+		Name: m.DisplayName(), Game: m.Game, BotType: m.BotType.String(), Language: lang,
 		Manifest: manifest,
 	}, nil
 }

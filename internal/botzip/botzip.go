@@ -82,6 +82,30 @@ func Inspect(r io.ReaderAt, size int64, lim Limits) (botmeta.Manifest, error) {
 	return c.manifest, nil
 }
 
+// Describe checks an uploaded zip as Inspect does and also names the
+// bot's language: its BotType, or for an Executable the language its
+// program is written in (from the program's #! line or file name).
+func Describe(r io.ReaderAt, size int64, lim Limits) (botmeta.Manifest, string, error) {
+	c, err := check(r, size, lim)
+	if err != nil {
+		return botmeta.Manifest{}, "", err
+	}
+	if c.manifest.BotType != botmeta.Executable {
+		return c.manifest, c.manifest.BotType.String(), nil
+	}
+	var head []byte
+	for _, e := range c.entries {
+		if e.name != c.manifest.RunFile || e.dir {
+			continue
+		}
+		if rc, err := e.f.Open(); err == nil {
+			head, _ = io.ReadAll(io.LimitReader(rc, 256))
+			rc.Close()
+		}
+	}
+	return c.manifest, botmeta.ProgramLanguage(c.manifest.RunFile, head), nil
+}
+
 func check(r io.ReaderAt, size int64, lim Limits) (*checked, error) {
 	if size > lim.MaxZipBytes {
 		return nil, refuse("The zip is %s; the limit is %s.", human(size), human(lim.MaxZipBytes))

@@ -242,3 +242,28 @@ func FuzzInspect(f *testing.F) {
 		})
 	})
 }
+
+// TestDescribe: a zip's language is its BotType, or for an Executable
+// (In Deep Ship's entry.zon) the language its program is written in, read
+// from the program in the zip, a zipped folder's included.
+func TestDescribe(t *testing.T) {
+	zon := `.{ .name = "Amy", .runnable = "src/main.py", .img = "a.png", .emote = "a.mp3" }`
+	tests := []struct {
+		name  string
+		files []file
+		want  string
+	}{
+		{"bot.json", []file{{name: "bot.json", body: pyManifest}, {name: "bot.py", body: "print(1)"}}, "Python3"},
+		{"entry.zon with a #! line", []file{{name: "entry.zon", body: zon}, {name: "src/main.py", body: "#!/usr/bin/env python3\n", mode: 0o755}}, "Python"},
+		{"a zipped folder", []file{{name: "amy/entry.zon", body: zon}, {name: "amy/src/main.py", body: "#!/usr/bin/env node\n", mode: 0o755}}, "JavaScript"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := makeZip(t, tt.files...)
+			_, lang, err := Describe(bytes.NewReader(data), int64(len(data)), DefaultLimits())
+			if err != nil || lang != tt.want {
+				t.Fatalf("Describe: %q, %v; want %q", lang, err, tt.want)
+			}
+		})
+	}
+}

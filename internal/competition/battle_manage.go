@@ -175,7 +175,8 @@ func (s *Service) CreateBattle(ctx context.Context, actorID int64, p BattleParam
 }
 
 // EnterBattle enters one of the user's bots in an open battle before its
-// entry deadline.
+// entry deadline; an organiser may also enter the house bots, as
+// yardsticks among the contestants.
 func (s *Service) EnterBattle(ctx context.Context, userID, battleID, botID int64) error {
 	b, err := s.store.BattleGetByID(ctx, battleID)
 	if err != nil {
@@ -192,10 +193,17 @@ func (s *Service) EnterBattle(ctx context.Context, userID, battleID, botID int64
 	if rs, err := s.Rules.Get(b.Game); err == nil {
 		_, seats = rs.Seats()
 	}
+	owner := userID
+	if bot.House && bot.OwnerID != userID {
+		if err := requireOrganiser(ctx, s.store, userID); err != nil {
+			return refuse("Only organisers can enter house bots.")
+		}
+		owner = bot.OwnerID // the entry is the house's, entered by an organiser
+	}
 	switch {
 	case b.Status != "open" || !s.now().Before(b.EntryDeadline):
 		return refuse("Entries to %s are closed.", b.Name)
-	case bot.OwnerID != userID:
+	case bot.OwnerID != owner:
 		return refuse("You can only enter your own bots.")
 	case bot.Game != b.Game:
 		return refuse("%s plays %s, and %s is a %s battle.", bot.Name, bot.Game, b.Name, b.Game)
@@ -207,7 +215,7 @@ func (s *Service) EnterBattle(ctx context.Context, userID, battleID, botID int64
 		// Every entrant plays in the one game, which seats at most this many.
 		return refuse("%s is full: a %s game seats at most %d bots.", b.Name, traits.Title, seats)
 	}
-	err = s.store.BattleEnter(ctx, battleID, botID, userID)
+	err = s.store.BattleEnter(ctx, battleID, botID, owner)
 	if errors.Is(err, store.ErrConflict) {
 		return refuse("%s is already entered.", bot.Name)
 	}
@@ -225,7 +233,9 @@ func (s *Service) WithdrawBattle(ctx context.Context, userID, battleID, botID in
 		return err
 	}
 	if bot.OwnerID != userID {
-		return refuse("You can only withdraw your own bots.")
+		if !bot.House || requireOrganiser(ctx, s.store, userID) != nil {
+			return refuse("You can only withdraw your own bots.")
+		}
 	}
 	if b.Status != "open" {
 		return refuse("%s has started; entries can no longer be withdrawn.", b.Name)

@@ -307,3 +307,41 @@ func TestFreeForAllBattleIsFull(t *testing.T) {
 		}
 	}
 }
+
+// TestHouseBotsInBattles: an organiser enters a house bot in a battle, as
+// the house's entry, and withdraws it; a contestant can do neither.
+func TestHouseBotsInBattles(t *testing.T) {
+	f := newFixture(t, "entelect", 2)
+	house := f.bots[0]
+	if err := f.st.BotSetHouse(f.ctx, house, true); err != nil {
+		t.Fatal(err)
+	}
+	contestant, err := f.st.BotGetByID(f.ctx, f.bots[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := f.st.BattleCreate(f.ctx, store.BattleCreateParams{
+		Name: "open", OrganiserID: f.org, Format: "round_robin", Game: "entelect", MapSize: 1, GamesPerPairing: 1,
+		StartAt: time.Now().Add(2 * time.Hour), EntryDeadline: time.Now().Add(time.Hour), Seed: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.svc.EnterBattle(f.ctx, contestant.OwnerID, id, house); !competition.IsRefusal(err) ||
+		!strings.Contains(err.Error(), "Only organisers can enter house bots") {
+		t.Fatalf("a contestant entering a house bot: %v", err)
+	}
+	if err := f.svc.EnterBattle(f.ctx, f.org, id, house); err != nil {
+		t.Fatalf("an organiser entering a house bot: %v", err)
+	}
+	entries, err := f.st.BattleEntries(f.ctx, id)
+	if err != nil || len(entries) != 1 || entries[0].BotID != house || entries[0].Username != "player0" {
+		t.Fatalf("entries %+v (%v), want the house bot entered as its owner's", entries, err)
+	}
+	if err := f.svc.WithdrawBattle(f.ctx, contestant.OwnerID, id, house); !competition.IsRefusal(err) {
+		t.Fatalf("a contestant withdrawing a house bot: %v", err)
+	}
+	if err := f.svc.WithdrawBattle(f.ctx, f.org, id, house); err != nil {
+		t.Fatalf("an organiser withdrawing a house bot: %v", err)
+	}
+}

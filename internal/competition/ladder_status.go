@@ -13,6 +13,7 @@ const (
 	LadderWaiting = "waiting" // in the queue for its next match
 	LadderResting = "resting" // not in the queue: today's limit reached, or between games
 	LadderHouse   = "house"   // a yardstick: plays only when chosen
+	LadderPaused  = "paused"  // its owner took it off the ladder
 	LadderOff     = "off"     // disabled, or no built version
 )
 
@@ -80,6 +81,10 @@ func (s *Service) BotLadder(ctx context.Context, botID int64) (*BotLadder, error
 	}
 	out := &BotLadder{State: LadderOff}
 	if bot.Disabled || bot.CurrentVersionID == nil {
+		return out, nil
+	}
+	if bot.Paused {
+		out.State = LadderPaused
 		return out, nil
 	}
 	st, err := s.store.LadderBotState(ctx, botID)

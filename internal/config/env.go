@@ -49,6 +49,18 @@ func (e *Env) raw(name string) string {
 	return v.Default
 }
 
+// NotRequired lets names be unset, for a subcommand that does not use
+// them (the portal's make-organiser touches only the database): they
+// read as their defaults, empty for the required ones.
+func (e *Env) NotRequired(names ...string) {
+	for _, n := range names {
+		if v, ok := e.vars[n]; ok {
+			v.Required = false
+			e.vars[n] = v
+		}
+	}
+}
+
 // Errorf records a problem, such as two settings that contradict each
 // other; the message should name the variables.
 func (e *Env) Errorf(format string, args ...any) {

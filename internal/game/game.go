@@ -118,6 +118,11 @@ type Options struct {
 	// DebugLog, when set, receives in debug mode what a bot wrote to stderr
 	// when neither Pretty nor EngineLog is set.
 	DebugLog io.Writer
+	// Names, when set, are the names people know the seats by, by seat key
+	// (the portal's bot names with their owners). Rule sets use them in
+	// what they write for people, such as a Reason naming another player,
+	// and never in what bots receive: a match plays the same without them.
+	Names map[string]string
 	// Logger receives operational messages.
 	Logger *slog.Logger
 	// Progress, when set, is called after each round with the round's
@@ -208,6 +213,18 @@ type RuleSet interface {
 type Traits struct {
 	// Title is the rule set's name as people write it ("Hit and Sunk").
 	Title string
+	// Origin says where the rules come from, in a few words ("the
+	// Entelect Challenge 2017").
+	Origin string
+	// Protocol says how a bot talks to the engine, in a sentence.
+	Protocol string
+	// Unit names what a match's Summary.Rounds counts and its replay
+	// steps through ("round", "shot", "turn"), so that pages count in it.
+	Unit string
+	// Manifest is the file at a bot folder's root that says how to run
+	// it, and ManifestExample a small one, as the getting started page
+	// shows them.
+	Manifest, ManifestExample string
 	// SeatKey is the key the rule set gives seat i (from 0) when the bot
 	// brings none; nil means the seat's number ("0", "1", ...).
 	SeatKey func(seat int) string

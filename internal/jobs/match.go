@@ -170,6 +170,7 @@ func (w *MatchWorker) play(ctx context.Context, id int64, log *slog.Logger) (*pl
 		ReplayDir:  replayDir,
 		Tournament: true,
 		NoLimit:    w.deps.NoTimeLimits,
+		Names:      seatNames(m, rs.Traits()),
 		Logger:     log,
 		Progress:   publishRounds(st, id, log),
 	})
@@ -182,6 +183,25 @@ func (w *MatchWorker) play(ctx context.Context, id int64, log *slog.Logger) (*pl
 	}
 	return &played{match: m, summary: sum, replay: key, traits: rs.Traits()}, nil
 }
+
+// seatNames are the names the match's pages show for its seats, by seat
+// key: what the rule set writes for people (a Reason naming the bot that
+// sank another) then names the bots as the pages do, not by the names
+// their manifests give, which two seats may share.
+func seatNames(m *store.MatchRow, traits game.Traits) map[string]string {
+	names := make(map[string]string, len(m.Players))
+	for _, p := range m.Players {
+		owner := p.Owner
+		if owner == houseUser {
+			owner = "house bot"
+		}
+		names[traits.Key(p.Seat)] = p.BotName + " (" + owner + ")"
+	}
+	return names
+}
+
+// houseUser owns the house bots.
+const houseUser = "house"
 
 // fetchBots unpacks each seat's built artifact into its own folder, named
 // for the bot as the match page's battleship command names it

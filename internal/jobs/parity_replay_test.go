@@ -111,8 +111,21 @@ var replayExemptions = []struct {
 		regexp.MustCompile(`\b(\d+(\.\d+)?(h|m|s|ms|µs|ns))+\b`), "<duration>"},
 }
 
-// normalize applies the exemptions to a log file, leaving others as they are.
+// sunkBy is the one exemption in replays proper: a reason that names the
+// ship that sank another (Hit and Sunk) names it as the pages do, the
+// bot with its owner, on the worker, and by its manifest's name in a
+// local run. A ship sunk by its own fire or a mine is named alike in both.
+var sunkBy = regexp.MustCompile(`sunk by [^"\\\n]*`)
+
+// normalize applies the exemptions to a file: every exemption to a log,
+// the name in a reason to any file.
 func normalize(name, body string) string {
+	body = sunkBy.ReplaceAllStringFunc(body, func(s string) string {
+		if s == "sunk by its own fire or mine" {
+			return s
+		}
+		return "sunk by <another ship>"
+	})
 	if base := path.Base(name); base != "log.txt" && base != "engine.log" {
 		return body
 	}

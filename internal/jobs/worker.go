@@ -165,7 +165,7 @@ func NewWorker(deps Deps) (*Worker, error) {
 		ID:                   deps.WorkerID,
 		Queues:               queues,
 		Workers:              workers,
-		Logger:               deps.Logger,
+		Logger:               riverLogger(deps.Logger),
 		JobTimeout:           max(deps.Timeouts.Build, deps.Timeouts.Match),
 		RescueStuckJobsAfter: deps.Timeouts.rescueAfter(),
 		SoftStopTimeout:      deps.ShutdownGrace,

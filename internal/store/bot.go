@@ -19,6 +19,10 @@ type Bot struct {
 	Language  string
 	Disabled  bool
 	House     bool
+	// Paused bots are off the ladder by their owner's choice; Retired is
+	// a Disabled bot its owner retired (and may bring back).
+	Paused  bool
+	Retired bool
 	// CurrentVersionID is the newest version whose build succeeded; nil
 	// until one has.
 	CurrentVersionID *int64
@@ -53,13 +57,13 @@ func (s *Store) BotCreate(ctx context.Context, p BotCreateParams) (*Bot, error) 
 
 const botSelect = `
 	SELECT b.id, b.owner_id, u.username, b.name, b.game, b.language, b.disabled, b.house,
-	       b.current_version_id, b.created_at
+	       b.paused, b.retired_at IS NOT NULL, b.current_version_id, b.created_at
 	FROM bots b JOIN users u ON u.id = b.owner_id`
 
 func scanBot(row interface{ Scan(...any) error }) (*Bot, error) {
 	var b Bot
 	err := row.Scan(&b.ID, &b.OwnerID, &b.OwnerName, &b.Name, &b.Game, &b.Language, &b.Disabled, &b.House,
-		&b.CurrentVersionID, &b.CreatedAt)
+		&b.Paused, &b.Retired, &b.CurrentVersionID, &b.CreatedAt)
 	if err != nil {
 		return nil, interpretError(err)
 	}
@@ -75,10 +79,11 @@ func (s *Store) BotGetByID(ctx context.Context, id int64) (*Bot, error) {
 	return b, nil
 }
 
-// BotSetDisabled disables or re-enables a bot. A disabled bot keeps its
-// history but is not matched or challenged.
+// BotSetDisabled disables or re-enables a bot, as an organiser does. A
+// disabled bot keeps its history but is not matched or challenged; a bot
+// its owner had retired becomes the organiser's to bring back.
 func (s *Store) BotSetDisabled(ctx context.Context, id int64, disabled bool) error {
-	tag, err := s.db.Exec(ctx, `UPDATE bots SET disabled = $2 WHERE id = $1`, id, disabled)
+	tag, err := s.db.Exec(ctx, `UPDATE bots SET disabled = $2, retired_at = NULL WHERE id = $1`, id, disabled)
 	if err != nil {
 		return fmt.Errorf("store: disable bot %d: %w", id, err)
 	}

@@ -63,6 +63,15 @@ func (s *Store) BotVersionGetByID(ctx context.Context, id int64) (*BotVersion, e
 	return v, nil
 }
 
+// BotVersionGetByNumber returns version number of a bot.
+func (s *Store) BotVersionGetByNumber(ctx context.Context, botID int64, number int) (*BotVersion, error) {
+	v, err := scanBotVersion(s.db.QueryRow(ctx, botVersionSelect+` WHERE bot_id = $1 AND number = $2`, botID, number))
+	if err != nil {
+		return nil, fmt.Errorf("store: get version %d of bot %d: %w", number, botID, err)
+	}
+	return v, nil
+}
+
 // BotVersionStartBuild marks a version as building. A version whose build
 // already finished is ErrBuildDone, so a duplicated build job stops early;
 // one left "building" by a crashed worker may start again.

@@ -21,9 +21,10 @@ type Challenge struct {
 	Ranked            bool
 	MatchID           *int64
 	MatchStatus       string
-	// Winner is the winning bot's name once the match finished; empty for a
-	// draw or an unfinished match.
+	// Winner is the winning bot's name once the match finished, and
+	// WinnerBotID its id; empty and zero for a draw or an unfinished match.
 	Winner      string
+	WinnerBotID int64
 	CreatedAt   time.Time
 	RespondedAt *time.Time
 }
@@ -53,21 +54,22 @@ const challengeSelect = `
 	SELECT c.id, c.challenger_id, cu.username, c.challenger_bot_id, cb.name,
 	       c.challenged_bot_id, db.name, db.owner_id, du.username,
 	       c.status, c.ranked, c.match_id, coalesce(m.status, ''),
-	       coalesce((SELECT wb.name FROM match_players wp JOIN bots wb ON wb.id = wp.bot_id
-	                 WHERE wp.match_id = c.match_id AND wp.outcome = 'win' ORDER BY wp.seat LIMIT 1), ''),
+	       coalesce(w.name, ''), coalesce(w.id, 0),
 	       c.created_at, c.responded_at
 	FROM challenges c
 	JOIN users cu ON cu.id = c.challenger_id
 	JOIN bots cb ON cb.id = c.challenger_bot_id
 	JOIN bots db ON db.id = c.challenged_bot_id
 	JOIN users du ON du.id = db.owner_id
-	LEFT JOIN matches m ON m.id = c.match_id`
+	LEFT JOIN matches m ON m.id = c.match_id
+	LEFT JOIN LATERAL (SELECT wb.id, wb.name FROM match_players wp JOIN bots wb ON wb.id = wp.bot_id
+	                   WHERE wp.match_id = c.match_id AND wp.outcome = 'win' ORDER BY wp.seat LIMIT 1) w ON true`
 
 func scanChallenge(row interface{ Scan(...any) error }) (*Challenge, error) {
 	var c Challenge
 	err := row.Scan(&c.ID, &c.ChallengerID, &c.ChallengerName, &c.ChallengerBotID, &c.ChallengerBotName,
 		&c.ChallengedBotID, &c.ChallengedBotName, &c.ChallengedOwnerID, &c.ChallengedOwner,
-		&c.Status, &c.Ranked, &c.MatchID, &c.MatchStatus, &c.Winner, &c.CreatedAt, &c.RespondedAt)
+		&c.Status, &c.Ranked, &c.MatchID, &c.MatchStatus, &c.Winner, &c.WinnerBotID, &c.CreatedAt, &c.RespondedAt)
 	if err != nil {
 		return nil, interpretError(err)
 	}

@@ -17,6 +17,7 @@ type HistoryRow struct {
 	FinishedAt *time.Time
 	BotID      int64
 	BotName    string
+	BotOwner   string
 	Outcome    string
 	Points     int
 	// Opponent is the first other seat; Others counts further seats (the
@@ -46,7 +47,7 @@ func (r HistoryRow) Rated() bool { return r.RatingBefore != nil && r.RatingAfter
 // CTE "seats", newest match first.
 const historySelect = `
 	SELECT m.id, m.kind, m.ranked, m.status, m.created_at, m.finished_at,
-	       p.bot_id, b.name, p.outcome, p.points,
+	       p.bot_id, b.name, bu.username, p.outcome, p.points,
 	       coalesce(o.bot_id, 0), coalesce(ob.name, ''), coalesce(ou.username, ''), coalesce(o.points, 0),
 	       (SELECT count(*) FROM match_players x WHERE x.match_id = m.id) - 2,
 	       re.rating_before, re.rating_after
@@ -54,6 +55,7 @@ const historySelect = `
 	JOIN match_players p ON p.match_id = s.match_id AND p.bot_id = s.bot_id
 	JOIN matches m ON m.id = s.match_id
 	JOIN bots b ON b.id = p.bot_id
+	JOIN users bu ON bu.id = b.owner_id
 	LEFT JOIN LATERAL (
 		SELECT x.bot_id, x.points FROM match_players x
 		WHERE x.match_id = s.match_id AND x.bot_id <> s.bot_id ORDER BY x.seat LIMIT 1
@@ -73,7 +75,7 @@ func (s *Store) historyQuery(ctx context.Context, what, seats string, args ...an
 	for rows.Next() {
 		var h HistoryRow
 		if err := rows.Scan(&h.MatchID, &h.Kind, &h.Ranked, &h.Status, &h.CreatedAt, &h.FinishedAt,
-			&h.BotID, &h.BotName, &h.Outcome, &h.Points,
+			&h.BotID, &h.BotName, &h.BotOwner, &h.Outcome, &h.Points,
 			&h.OpponentID, &h.OpponentName, &h.OpponentOwner, &h.OpponentPoints, &h.Others,
 			&h.RatingBefore, &h.RatingAfter); err != nil {
 			return nil, fmt.Errorf("store: history of %s: %w", what, err)

@@ -48,7 +48,7 @@ func (s *Store) LadderCandidates(ctx context.Context, game string) ([]LadderCand
 		LEFT JOIN ladder_day_games d ON d.bot_id = b.id
 		LEFT JOIN ladder_version_games v ON v.bot_version_id = b.current_version_id
 		LEFT JOIN busy bz ON bz.bot_id = b.id
-		WHERE b.game = $1 AND NOT b.disabled AND b.current_version_id IS NOT NULL
+		WHERE b.game = $1 AND NOT b.disabled AND NOT b.paused AND b.current_version_id IS NOT NULL
 		ORDER BY b.id`, game, ladderVersionGamesCap)
 	if err != nil {
 		return nil, fmt.Errorf("store: ladder candidates for %s: %w", game, err)

@@ -23,14 +23,18 @@ func (r Rating) Conservative() float64 { return r.Rating - 2*r.Deviation }
 
 // BotDetail is a bot with its owner and rating, as the bot page shows it.
 type BotDetail struct {
-	ID               int64
-	OwnerID          int64
-	Owner            string
-	Name             string
-	Game             string
-	Language         string
-	House            bool
-	Disabled         bool
+	ID       int64
+	OwnerID  int64
+	Owner    string
+	Name     string
+	Game     string
+	Language string
+	House    bool
+	Disabled bool
+	// Paused and Retired are its owner's choices (see BotSetPaused and
+	// BotRetire); a retired bot is also Disabled.
+	Paused           bool
+	Retired          bool
 	CurrentVersionID *int64
 	CurrentVersion   int
 	CreatedAt        time.Time
@@ -126,14 +130,14 @@ func (s *Store) BotDetailGet(ctx context.Context, id int64) (*BotDetail, error) 
 	var r Rating
 	err := s.db.QueryRow(ctx, `
 		SELECT b.id, b.owner_id, u.username, b.name, b.game, b.language, b.house, b.disabled,
-		       b.current_version_id, coalesce(v.number, 0), b.created_at,
+		       b.paused, b.retired_at IS NOT NULL, b.current_version_id, coalesce(v.number, 0), b.created_at,
 		       r.rating, r.deviation, coalesce(r.games, 0), coalesce(r.wins, 0), coalesce(r.losses, 0),
 		       coalesce(r.draws, 0), r.last_game_at
 		FROM bots b JOIN users u ON u.id = b.owner_id
 		LEFT JOIN bot_versions v ON v.id = b.current_version_id
 		LEFT JOIN ratings r ON r.bot_id = b.id AND r.ladder = b.game
 		WHERE b.id = $1`, id).Scan(&b.ID, &b.OwnerID, &b.Owner, &b.Name, &b.Game, &b.Language, &b.House, &b.Disabled,
-		&b.CurrentVersionID, &b.CurrentVersion, &b.CreatedAt,
+		&b.Paused, &b.Retired, &b.CurrentVersionID, &b.CurrentVersion, &b.CreatedAt,
 		&rating, &deviation, &r.Games, &r.Wins, &r.Losses, &r.Draws, &r.LastGameAt)
 	if err != nil {
 		return nil, fmt.Errorf("store: get bot %d: %w", id, interpretError(err))

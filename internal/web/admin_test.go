@@ -178,7 +178,7 @@ func TestAdminPeriodicJobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	res = org.get("/admin")
-	if !strings.Contains(res.body, "1 periodic job(s) have not run for three intervals") {
+	if !strings.Contains(res.body, "1 periodic job has not run for three intervals") {
 		t.Errorf("no alarm for a stopped tick")
 	}
 	if n := strings.Count(res.body, `class="overdue"`); n != 1 {

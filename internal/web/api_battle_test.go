@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/broadside/broadside/internal/competition"
-	"github.com/broadside/broadside/internal/store"
 )
 
 // hiddenBattle registers olga, an organiser, and ann, each with a built
@@ -45,19 +44,7 @@ func TestAPIBattleHiddenResults(t *testing.T) {
 		}
 	}
 	match := b.queue.matchIDs()[0]
-	// Seat order follows the schedule; let ann's bot win.
-	m, err := b.st.MatchDetailGet(b.ctx, match)
-	if err != nil {
-		t.Fatal(err)
-	}
-	results := []store.MatchPlayerResult{{Seat: 0, Key: "A", Points: 90, Outcome: "win", Rank: 1}, {Seat: 1, Key: "B", Points: 10, Outcome: "loss", Rank: 2}}
-	if m.Players[0].BotID != annBot {
-		results[0].Outcome, results[0].Points, results[0].Rank = "loss", 10, 2
-		results[1].Outcome, results[1].Points, results[1].Rank = "win", 90, 1
-	}
-	if err := b.st.MatchFinish(b.ctx, store.MatchFinishParams{ID: match, ReplayKey: "replays/x.zip", Summary: json.RawMessage(`{}`), Players: results}); err != nil {
-		t.Fatal(err)
-	}
+	b.finishDuel(t, match, annBot)
 	svc := competition.New(b.st, b.queue, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err := svc.AdvanceBattle(b.ctx, id); err != nil {
 		t.Fatal(err)

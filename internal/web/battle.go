@@ -181,6 +181,17 @@ func (h *Handler) battleView(r *http.Request) (*page.BattleView, error) {
 				v.MyBots = append(v.MyBots, b)
 			}
 		}
+		if v.Organiser {
+			house, err := h.store.HouseBots(ctx, rep.Battle.Game)
+			if err != nil {
+				return nil, err
+			}
+			for _, hb := range house {
+				if !hb.Disabled && !entered[hb.ID] {
+					v.HouseBots = append(v.HouseBots, store.BotOwnedRow{ID: hb.ID, Name: hb.Name, Game: rep.Battle.Game, Ready: true})
+				}
+			}
+		}
 	}
 	return v, nil
 }

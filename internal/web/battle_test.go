@@ -317,7 +317,7 @@ func TestBattleHiddenResults(t *testing.T) {
 	if res := ann.get(fmt.Sprintf("/bots/%d/history", annBot)); !strings.Contains(res.body, link) {
 		t.Errorf("bot history still hides the game after release")
 	}
-	if res := ann.get(h2h); !strings.Contains(res.body, link) || !strings.Contains(res.body, "in 1 finished matches") {
+	if res := ann.get(h2h); !strings.Contains(res.body, link) || !strings.Contains(res.body, "in 1 finished match") {
 		t.Errorf("head to head still hides the game after release")
 	}
 	if res := org.post(path+"/release", url.Values{"csrf_token": {org.token(path)}}); res.status != http.StatusUnprocessableEntity {

@@ -30,6 +30,11 @@ func (h *Handler) botPage(w http.ResponseWriter, r *http.Request) {
 	if n, err := strconv.Atoi(r.URL.Query().Get("uploaded")); err == nil {
 		v.Notice = uploadNotice(v.Versions, n)
 	}
+	if v.IsOwner {
+		if n, ok := botDoneNotices[r.URL.Query().Get("done")]; ok {
+			v.Notice = n
+		}
+	}
 	h.render(w, r, http.StatusOK, page.Bot(*v))
 }
 

@@ -163,10 +163,24 @@ func TestChallenges(t *testing.T) {
 			t.Fatalf("match %+v, %v", m, err)
 		}
 		finish(t, b, matchID, "loss", "win")
+		cs, err := b.st.ChallengeListForUser(b.ctx, b.userID(t, "bob"), 1)
+		if err != nil || len(cs) != 1 || cs[0].MatchID == nil || *cs[0].MatchID != matchID {
+			t.Fatalf("bob's latest challenge %+v (%v), want the one of match %d", cs, err, matchID)
+		}
 		for _, who := range []*browser{alice, bob} {
 			res := who.get("/challenges")
-			if !strings.Contains(res.body, fmt.Sprintf(`href="/matches/%d">Ahab won`, matchID)) {
+			if !strings.Contains(res.body, fmt.Sprintf(`href="/matches/%d">Ahab (alice) won`, matchID)) {
 				t.Fatalf("the challenges page does not link the result to its match")
+			}
+			// The challenge's own page states the result and links the match.
+			res = who.get(fmt.Sprintf("/challenges/%d", cs[0].ID))
+			for _, want := range []string{"Ahab (alice) won</strong>", fmt.Sprintf(`href="/matches/%d">Watch match #%d`, matchID, matchID)} {
+				if !strings.Contains(res.body, want) {
+					t.Fatalf("the challenge page lacks %q:\n%s", want, res.body)
+				}
+			}
+			if strings.Contains(res.body, "@challengeResult") {
+				t.Fatalf("the challenge page prints a template call")
 			}
 		}
 	})

@@ -155,6 +155,8 @@ type Handler struct {
 	builds  *buildHub
 	// streams counts the event streams open per client.
 	streams *streamLimit
+	// docs are the embedded documentation, rendered on first use.
+	docs *docSet
 }
 
 // New returns the portal's handler.
@@ -174,6 +176,7 @@ func New(st *store.Store, blobs *blob.Bucket, queue Queue, inspect botupload.Ins
 		now:       time.Now,
 		replays:   newReplayCache(),
 		streams:   newStreamLimit(cfg.StreamsPerClient),
+		docs:      &docSet{},
 	}
 	h.live = newLiveHub(st, logger)
 	h.builds = newBuildHub(st, logger)

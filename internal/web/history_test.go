@@ -75,8 +75,8 @@ func TestHistory(t *testing.T) {
 		{"the full history lists every match, unranked ones without a change", fmt.Sprintf("/bots/%d/history", aBot), []string{
 			fmt.Sprintf("#%d", ids[0]), fmt.Sprintf("#%d", unranked.ID), "queued", `<svg role="img"`}},
 		{"head to head counts the finished matches", fmt.Sprintf("/bots/%d/vs/%d", aBot, bBot), []string{
-			"Ahab 2</strong> wins", "Nemo 1</strong> wins", "0 draws, in 3 finished matches", fmt.Sprintf("#%d", unranked.ID)}},
-		{"head to head from the other side", fmt.Sprintf("/bots/%d/vs/%d", bBot, aBot), []string{"Nemo 1</strong> wins", "Ahab 2</strong> wins"}},
+			"Ahab (alice): 2 wins</strong>", "Nemo (bob): 1 win</strong>", "0 draws, in 3 finished matches", fmt.Sprintf("#%d", unranked.ID)}},
+		{"head to head from the other side", fmt.Sprintf("/bots/%d/vs/%d", bBot, aBot), []string{"Nemo (bob): 1 win</strong>", "Ahab (alice): 2 wins</strong>"}},
 		{"the clan page lists its members' bots and results", fmt.Sprintf("/clans/%d", clanID), []string{
 			"alice", "Ahab", fmt.Sprintf("#%d", ids[2]), "+40", "−23"}},
 		{"a bot page links its owner's clan", fmt.Sprintf("/bots/%d", aBot), []string{fmt.Sprintf(`of <a href="/clans/%d">Pequod</a>`, clanID)}},

@@ -38,7 +38,7 @@ func TestLadderQueueShown(t *testing.T) {
 	}
 	tick()
 
-	if res := ann.get("/leaderboard"); !strings.Contains(res.body, "Ladder queue: 3 bot(s) waiting for a game, 0 ladder match(es)") {
+	if res := ann.get("/leaderboard"); !strings.Contains(res.body, "Ladder queue: 3 bots waiting for a game, 0 ladder matches") {
 		t.Errorf("leaderboard lacks the queue depth:\n%s", res.body)
 	}
 	if res := ann.get(fmt.Sprintf("/bots/%d", catBot)); !strings.Contains(res.body, "of 3 in the queue") ||
@@ -54,7 +54,7 @@ func TestLadderQueueShown(t *testing.T) {
 		t.Fatal(err)
 	}
 	tick()
-	if res := ann.get("/leaderboard"); !strings.Contains(res.body, "Ladder queue: 1 bot(s) waiting for a game, 1 ladder match(es)") {
+	if res := ann.get("/leaderboard"); !strings.Contains(res.body, "Ladder queue: 1 bot waiting for a game, 1 ladder match") {
 		t.Errorf("leaderboard queue after a match was queued is wrong")
 	}
 	if res := ann.get(fmt.Sprintf("/bots/%d", annBot)); !strings.Contains(res.body, fmt.Sprintf("match #%d</a> is queued, waiting for a worker", m.ID)) ||

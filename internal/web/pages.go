@@ -36,7 +36,7 @@ func (h *Handler) home(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.render(w, r, http.StatusOK, page.Home(page.HomeView{Base: h.base(r, "Battleship bot competitions"), Top: top, Matches: matches,
-		Playing: h.playing(r, "")}))
+		Playing: h.playing(r, ""), Games: h.playGames(), Game: h.cfg.Games[0]}))
 }
 
 // leaderboardGame reads ?game=, the main game when absent.

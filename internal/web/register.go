@@ -52,7 +52,7 @@ func validateRegistration(username, email, password string) string {
 }
 
 func (h *Handler) registerForm(w http.ResponseWriter, r *http.Request) {
-	h.render(w, r, http.StatusOK, page.Register(page.AuthView{Base: h.base(r, "Register")}))
+	h.render(w, r, http.StatusOK, page.Register(page.AuthView{Base: h.base(r, "Register"), Next: r.URL.Query().Get("next")}))
 }
 
 func (h *Handler) register(w http.ResponseWriter, r *http.Request) {
@@ -60,6 +60,7 @@ func (h *Handler) register(w http.ResponseWriter, r *http.Request) {
 		Base:     h.base(r, "Register"),
 		Username: strings.TrimSpace(r.PostFormValue("username")),
 		Email:    strings.TrimSpace(r.PostFormValue("email")),
+		Next:     r.PostFormValue("next"),
 	}
 	password := r.PostFormValue("password")
 	if v.Error = validateRegistration(v.Username, v.Email, password); v.Error != "" {
@@ -92,5 +93,9 @@ func (h *Handler) register(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.logger.InfoContext(r.Context(), "user registered", "user_id", u.ID, "username", u.Username)
-	http.Redirect(w, r, "/account", http.StatusSeeOther)
+	to := "/account"
+	if v.Next != "" {
+		to = safeNext(v.Next)
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
 }

@@ -108,15 +108,19 @@ func TestOtherGamesMatchPages(t *testing.T) {
 		order []string // in this order inside the results table
 		want  []string
 	}{
-		{"free-for-all in finishing order", fmt.Sprintf("/matches/%d", ffa), []string{"Ahab", "Nemo", "Bligh"},
-			[]string{"Place", "sunk by Bligh", "Start", "of <span class=\"step-count\">11</span>", "Next round", `data-ship="Ahab (ship 0`}},
+		{"free-for-all in finishing order, opened on its end", fmt.Sprintf("/matches/%d", ffa), []string{"Ahab", "Nemo", "Bligh"},
+			[]string{"Place", "sunk by Bligh", "10 rounds", `<span class="step-name" aria-live="polite">Round 10 of 10</span>`,
+				`<a rel="next" class="disabled" aria-disabled="true">Next round →</a>`, `data-ship="Ahab (alice) (ship 0`}},
+		{"free-for-all's start", fmt.Sprintf("/matches/%d?round=0", ffa), nil,
+			[]string{`<span class="step-name" aria-live="polite">Start</span>`, `<a rel="prev" class="disabled"`, "Next round"}},
 		{"free-for-all reordered by rank", fmt.Sprintf("/matches/%d", ffaSwapped), []string{"Bligh", "Nemo", "Ahab"}, nil},
 		{"hitandsunk round step", fmt.Sprintf("/matches/%d?round=3", ffa), nil,
-			[]string{"Round 3 of 10", "Previous round", "Nemo (ship 1): fire", `class="mark shot"`}},
+			[]string{"Round 3 of 10", "Previous round", "Nemo (alice) (ship 1): fires at (", `class="mark shot"`}},
 		{"brainjar shot step", fmt.Sprintf("/matches/%d?round=1", brainjar), []string{"Ahab", "Nemo"},
-			[]string{"Shot 1 of 73", "Ahab&#39;s waters", "Nemo&#39;s waters", "Ahab fires at 37: miss", "Next shot", "Previous shot"}},
+			[]string{"Shot 1 of 73", "Ahab (brainjarfan)&#39;s waters", "Nemo (brainjarfan)&#39;s waters", "Ahab (brainjarfan) fires at (3,7): miss",
+				"Next shot", "Previous shot"}},
 		{"deepship last turn", fmt.Sprintf("/matches/%d?round=9999", deepship), []string{"Ahab", "Nemo"},
-			[]string{"Game 3 of 3, turn 102 of 102", "Match: Nemo wins.", "First"}},
+			[]string{"Game 3 of 3, turn 102 of 102", "Match: Nemo (deepshipfan) wins.", "First"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -159,7 +163,7 @@ func TestLeaderboardTabs(t *testing.T) {
 		{"/leaderboard", "Leaderboard: Entelect", "entelect", "Scout"},
 		{"/leaderboard?game=entelect", "Leaderboard: Entelect", "entelect", "Scout"},
 		{"/leaderboard?game=brainjar", "Leaderboard: BrainJar", "brainjar", "Jarhead"},
-		{"/leaderboard?game=deepship", "Leaderboard: DeepShip", "deepship", "Diver"},
+		{"/leaderboard?game=deepship", "Leaderboard: In Deep Ship", "deepship", "Diver"},
 		{"/leaderboard?game=hitandsunk", "Leaderboard: Hit and Sunk", "hitandsunk", "Brawler"},
 	}
 	for _, c := range cases {
@@ -168,7 +172,7 @@ func TestLeaderboardTabs(t *testing.T) {
 			if res.status != 200 {
 				t.Fatalf("status %d", res.status)
 			}
-			for _, tab := range []string{">Entelect<", ">BrainJar<", ">DeepShip<", ">Hit and Sunk<", `href="/leaderboard?game=hitandsunk"`} {
+			for _, tab := range []string{">Entelect<", ">BrainJar<", ">In Deep Ship<", ">Hit and Sunk<", `href="/leaderboard?game=hitandsunk"`} {
 				if !strings.Contains(res.body, tab) {
 					t.Errorf("no tab %s", tab)
 				}

@@ -8,7 +8,6 @@ import (
 	"html"
 	"io"
 	"io/fs"
-	"mime/multipart"
 	"net/http"
 	"regexp"
 	"strings"
@@ -58,16 +57,7 @@ func goodZip(t *testing.T) []byte {
 // uploadForm posts a zip through the browser form.
 func (br *browser) upload(name string, data []byte) response {
 	br.t.Helper()
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	_ = mw.WriteField("csrf_token", br.token("/bots/new"))
-	_ = mw.WriteField("name", name)
-	fw, _ := mw.CreateFormFile("zip", "bot.zip")
-	_, _ = fw.Write(data)
-	_ = mw.Close()
-	req, _ := http.NewRequest(http.MethodPost, br.base+"/bots/new", &body)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	return br.do(req)
+	return br.uploadFields(map[string]string{"name": name}, data)
 }
 
 func (b *testBundle) blobCount(t *testing.T) int {

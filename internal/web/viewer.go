@@ -14,14 +14,15 @@ import (
 )
 
 // viewerOptions draws a match's boards for one viewer: the portal's bot
-// names, and each bot's own round log for its owner only, as the match
-// page shows match logs.
+// names with their owners (two seats may share a starter's name), and
+// each bot's own log, step by step, for its owner only, as the match page
+// shows match logs. m's logs are already blanked for everyone else.
 func (h *Handler) viewerOptions(m *store.MatchRow, viewerID int64) board.Options {
 	var traits game.Traits
 	if rs, err := h.cfg.Rules.Get(m.Game); err == nil {
 		traits = rs.Traits()
 	}
-	o := board.Options{Names: map[string]string{}}
+	o := board.Options{Names: map[string]string{}, Logs: map[string]string{}}
 	own := map[string]bool{}
 	for _, p := range m.Players {
 		key := p.Key
@@ -30,8 +31,11 @@ func (h *Handler) viewerOptions(m *store.MatchRow, viewerID int64) board.Options
 			// the seats as the rule sets assign them.
 			key = traits.Key(p.Seat)
 		}
-		o.Names[key] = p.BotName
+		o.Names[key] = page.BotLabel(p.BotName, p.Owner)
 		own[key] = viewerID != 0 && p.OwnerID == viewerID
+		if own[key] && p.Log != "" {
+			o.Logs[key] = p.Log
+		}
 	}
 	o.ShowLog = func(key string) bool { return own[key] }
 	return o
@@ -63,8 +67,10 @@ func (h *Handler) matchViewer(r *http.Request, m *store.MatchRow, viewerID int64
 	var f *board.Frame
 	if err == nil {
 		round, err2 := strconv.Atoi(r.URL.Query().Get("round"))
-		if err2 != nil && isLive(m) {
-			round = rp.Count() - 1 // follow the match
+		if err2 != nil {
+			// A finished match opens on its end, where its result is; a
+			// running one on its latest step, which the page follows.
+			round = rp.Count() - 1
 		}
 		f, err = rp.Frame(round, h.viewerOptions(m, viewerID))
 	}

@@ -89,7 +89,9 @@ func TestEntelectFrames(t *testing.T) {
 		check func(t *testing.T, f *Frame)
 	}{
 		{"placement: both fleets, no marks", 0, func(t *testing.T, f *Frame) {
-			if f.Name != "Phase 1 - Round 0" || len(f.Grids) != 2 {
+			// The engine's round numbers, in the game's unit: round 0 is the
+			// placement, the last folder (round 46) the final state.
+			if f.Name != "Round 0 of 46: placement" || len(f.Grids) != 2 {
 				t.Fatalf("%q with %d grids", f.Name, len(f.Grids))
 			}
 			if f.Grids[0].Title != "Ahab's map" || f.Grids[1].Title != "Jane's map" {
@@ -114,7 +116,7 @@ func TestEntelectFrames(t *testing.T) {
 			if !hasArea(a, AreaWeapon, Cell{6, 3}) {
 				t.Errorf("B's shot at (6,3) not outlined: %+v", a.Areas)
 			}
-			if p := f.Players[0]; p.Command != "PlaceShield at (5, 4)" || p.Verdict != "succeeded" {
+			if p := f.Players[0]; p.Command != "Shield at (5, 4)" || p.Verdict != "succeeded" {
 				t.Errorf("A's command %q: %q", p.Command, p.Verdict)
 			}
 			if !strings.Contains(a.Alt, "shots absorbed by a shield") {
@@ -183,7 +185,7 @@ func TestGridSVG(t *testing.T) {
 		switch {
 		case n.attr("class") == "lbl":
 			labels++
-		case strings.HasPrefix(n.attr("class"), "ship"):
+		case n.XMLName.Local == "g" && strings.HasPrefix(n.attr("class"), "ship"):
 			ships++
 		case n.XMLName.Local == "desc":
 			desc = n.Text
@@ -259,7 +261,7 @@ func TestLogsOnlyForOwners(t *testing.T) {
 	if len(f.Logs) != 1 || f.Logs[0].Text != "B's secret" {
 		t.Errorf("logs %+v, want B's only", f.Logs)
 	}
-	if len(f.Files) != 1 || f.Files[0].Name != "A/command.txt" {
+	if len(f.Files) != 1 || f.Files[0].Name != "Phase 2 - Round 1/A/command.txt" {
 		t.Errorf("files %+v", f.Files)
 	}
 	if f, _ := r.Frame(0, Options{}); len(f.Logs) != 0 {
@@ -306,7 +308,7 @@ func TestOpenZip(t *testing.T) {
 }
 
 // TestLegendMatchesTheBoards checks that each rule set's legend explains
-// every mark and area its boards draw, and nothing they never draw.
+// every ship, mark and area its boards draw, and nothing they never draw.
 func TestLegendMatchesTheBoards(t *testing.T) {
 	for _, game := range []string{"brainjar", "deepship", "hitandsunk"} {
 		t.Run(game, func(t *testing.T) {
@@ -318,6 +320,15 @@ func TestLegendMatchesTheBoards(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, g := range f.Grids {
+					for _, s := range g.Ships {
+						drawn["ship"] = true
+						if s.Sunk {
+							drawn["ship sunk"] = true
+						}
+						if s.Faded {
+							drawn["ship faded"] = true
+						}
+					}
 					for _, m := range g.Marks {
 						drawn["mark "+string(m.Kind)] = true
 					}
@@ -328,9 +339,16 @@ func TestLegendMatchesTheBoards(t *testing.T) {
 			}
 			explained := map[string]bool{}
 			for _, it := range legendFor(game) {
-				if it.mark != "" {
+				switch {
+				case strings.Contains(it.ship, "sunk"):
+					explained["ship sunk"] = true
+				case strings.Contains(it.ship, "faded"):
+					explained["ship faded"] = true
+				case it.ship != "":
+					explained["ship"] = true
+				case it.mark != "":
 					explained["mark "+string(it.mark)] = true
-				} else {
+				default:
 					explained["area "+string(it.area)] = true
 				}
 			}
@@ -341,7 +359,7 @@ func TestLegendMatchesTheBoards(t *testing.T) {
 			// Each entry stands apart from the next one's symbol.
 			for _, it := range legendFor(game)[:len(legendFor(game))-1] {
 				label := html.EscapeString(it.label)
-				if !strings.Contains(rendered.String(), "</svg> "+label+" ") || strings.Contains(rendered.String(), label+"<svg") {
+				if !strings.Contains(rendered.String(), "</svg> "+label+"</span> ") || strings.Contains(rendered.String(), label+"<svg") {
 					t.Errorf("the legend's %q runs into the next entry:\n%s", it.label, rendered.String())
 				}
 			}
@@ -351,7 +369,7 @@ func TestLegendMatchesTheBoards(t *testing.T) {
 				}
 			}
 			for k := range explained {
-				if !drawn[k] && !(game == "hitandsunk" && (k == "mark mine" || k == "mark wreck")) {
+				if !drawn[k] && !(game == "hitandsunk" && (k == "mark mine" || k == "mark wreck" || k == "ship faded")) {
 					t.Errorf("the legend explains %s, which no step of the match draws", k)
 				}
 			}

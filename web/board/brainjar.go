@@ -12,7 +12,7 @@ import (
 // game after its first i shots.
 type brainjarGame struct{ r brainjar.Replay }
 
-func openBrainjar(data []byte) (game, error) {
+func openBrainjar(data []byte) (rules, error) {
 	var g brainjarGame
 	if err := json.Unmarshal(data, &g.r); err != nil {
 		return nil, fmt.Errorf("decode brainjar replay.json: %w", err)
@@ -83,13 +83,25 @@ func (g *brainjarGame) frame(i int, o Options) (*Frame, error) {
 		gr.Marks = append(gr.Marks, Mark{at, kind})
 		if k == i-1 {
 			gr.Marks = append(gr.Marks, Mark{at, MarkShot})
-			f.Events = append(f.Events, fmt.Sprintf("%s fires at %s: %s", names[s.Player], s.Cell, s.Result))
+			f.Events = append(f.Events, fmt.Sprintf("%s fires at %s: %s", names[s.Player], gr.cellName(at), shotWords(s.Result)))
 		}
+	}
+	labels := []string{brainjar.StepPlacement}
+	if i > 0 {
+		labels = []string{brainjar.StepShot(i)}
+	}
+	if i == g.count()-1 && !o.inProgress {
+		// The request that ended the game (a crash, a timeout) fired no
+		// shot: its lines are under the shot it was asked for.
+		labels = append(labels, brainjar.StepShot(i+1))
 	}
 	for p, pl := range r.Players {
 		f.Players = append(f.Players, Player{Key: pl.Key, Name: names[p], Stats: []Stat{
 			{"Shots", strconv.Itoa(shots[p])}, {"Hits", strconv.Itoa(hits[p])},
 		}})
+		if l, ok := o.stepLog(pl.Key, names[p], labels...); ok {
+			f.Logs = append(f.Logs, l)
+		}
 	}
 	if i > 0 {
 		f.Files = []File{jsonFile(fmt.Sprintf("replay.json: shots[%d]", i-1), r.Shots[i-1])}
@@ -107,6 +119,17 @@ func (g *brainjarGame) frame(i int, o Options) (*Frame, error) {
 		}))
 	}
 	return f, nil
+}
+
+// shotWords says what a shot did: BrainJar's "miss", "hit" or "sink".
+func shotWords(result string) string {
+	switch result {
+	case "sink":
+		return "hit, and the ship sinks"
+	case "hit", "miss":
+		return result
+	}
+	return result
 }
 
 // hitShip marks the ship cell at c as hit, and the ship sunk.

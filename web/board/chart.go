@@ -10,15 +10,22 @@ type Series struct {
 	Key    string
 	Name   string
 	Points []int
+	// Colour is the seat's colour on the board (1 to Palette), so its
+	// line matches its ships; 0 takes the series' place in the chart.
+	Colour int
 }
 
 // Chart is the score-over-time chart laid out for an inline SVG: one
-// polyline per seat in a fixed viewBox.
+// polyline per seat in a fixed viewBox. Scores below zero (Hit and Sunk's
+// penalties) go below the zero line.
 type Chart struct {
 	Width, Height int
-	Max           int
+	Max, Min      int
 	Steps         int
 	Lines         []ChartLine
+	// Zero is the height of the zero line when a score went below it,
+	// else -1.
+	Zero int
 }
 
 // ChartLine is one seat's line.
@@ -43,17 +50,21 @@ const maxChartLines = 8
 // ChartOf lays out series of equal length; it is empty with fewer than two
 // steps.
 func ChartOf(series []Series) Chart {
-	c := Chart{Width: chartW, Height: chartH}
+	c := Chart{Width: chartW, Height: chartH, Zero: -1}
 	for _, s := range series {
 		c.Steps = max(c.Steps, len(s.Points))
 		for _, p := range s.Points {
-			c.Max = max(c.Max, p)
+			c.Max, c.Min = max(c.Max, p), min(c.Min, p)
 		}
 	}
 	if c.Steps < 2 {
 		return Chart{}
 	}
-	top := max(c.Max, 1)
+	span := max(c.Max-c.Min, 1)
+	y := func(p int) int { return chartH - chartPad - (p-c.Min)*(chartH-2*chartPad)/span }
+	if c.Min < 0 {
+		c.Zero = y(0)
+	}
 	for k, s := range series {
 		if k == maxChartLines {
 			break
@@ -65,13 +76,17 @@ func ChartOf(series []Series) Chart {
 			}
 			b.WriteString(strconv.Itoa(c.X(i)))
 			b.WriteByte(',')
-			b.WriteString(strconv.Itoa(chartH - chartPad - p*(chartH-2*chartPad)/top))
+			b.WriteString(strconv.Itoa(y(p)))
 		}
 		last := 0
 		if len(s.Points) > 0 {
 			last = s.Points[len(s.Points)-1]
 		}
-		c.Lines = append(c.Lines, ChartLine{Name: s.Name, Class: "s" + strconv.Itoa(k), Points: b.String(), Last: last})
+		colour := k
+		if s.Colour > 0 {
+			colour = s.Colour - 1
+		}
+		c.Lines = append(c.Lines, ChartLine{Name: s.Name, Class: "s" + strconv.Itoa(colour%Palette), Points: b.String(), Last: last})
 	}
 	return c
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/broadside/broadside/internal/game/deepship"
 )
@@ -17,7 +18,7 @@ type deepshipGame struct {
 
 type deepshipStep struct{ game, event int }
 
-func openDeepship(data []byte) (game, error) {
+func openDeepship(data []byte) (rules, error) {
 	var g deepshipGame
 	if err := json.Unmarshal(data, &g.r); err != nil {
 		return nil, fmt.Errorf("decode deepship replay.json: %w", err)
@@ -143,10 +144,22 @@ func (g *deepshipGame) frame(i int, o Options) (*Frame, error) {
 			}
 		}
 	}
+	// A turn may record several events (a late answer, then the shot):
+	// the bot's lines of an event are under the turn that began it.
+	var labels []string
+	for e := st.event; e >= 0 && e > st.event-4; e-- {
+		labels = append(labels, deepship.StepTurn(gm.Number, e+1))
+	}
+	if st.event < 4 {
+		labels = append(labels, deepship.StepPlacement(gm.Number))
+	}
 	for p, pl := range r.Players {
 		f.Players = append(f.Players, Player{Key: pl.Key, Name: names[p], Stats: []Stat{
 			{"Games won", strconv.Itoa(wins[p])}, {"Hits this game", strconv.Itoa(hits[p])},
 		}})
+		if l, ok := o.stepLog(pl.Key, names[p], labels...); ok {
+			f.Logs = append(f.Logs, l)
+		}
 	}
 	return f, nil
 }
@@ -159,22 +172,46 @@ func sinkFull(g *Grid) {
 	}
 }
 
-// deepshipEvent describes one turn in words.
+// deepshipEvent describes one turn in words, with the cell as the board
+// labels it (row letter, column number).
 func deepshipEvent(name string, ev deepship.ReplayEvent) string {
-	s := name + ": " + ev.Kind
-	if ev.Coord != "" {
-		s += " at " + ev.Coord
+	var s string
+	switch ev.Kind {
+	case "shot":
+		s = name + " fires at " + ev.Coord + ": " + deepshipResult(ev.Result)
+	case "late":
+		s = name + " answered late"
+	case "skip":
+		s = name + " did not answer in time: its turn is skipped"
+	case "invalid":
+		s = name + " sent an invalid answer"
+		if ev.Coord != "" {
+			s += " (" + ev.Coord + ")"
+		}
+	case "restart":
+		s = name + "'s program is restarted"
+	case "failure":
+		s = name + " is out of the game"
+	default:
+		s = name + ": " + ev.Kind
 	}
-	if ev.Result != "" {
-		s += ", " + ev.Result
+	if ev.Note != "" && ev.Kind != "shot" {
+		s += ": " + ev.Note
 	}
-	if ev.Penalty != 0 {
-		s += fmt.Sprintf(", penalty %d", ev.Penalty)
+	if ev.Penalty == 1 {
+		s += ", 1 penalty point"
+	} else if ev.Penalty != 0 {
+		s += fmt.Sprintf(", %d penalty points", ev.Penalty)
 	}
-	if ev.Note != "" {
-		s += " (" + ev.Note + ")"
+	return s + "."
+}
+
+// deepshipResult says what a shot did: "miss", "hit" or "sink;<size>".
+func deepshipResult(res string) string {
+	if size, ok := strings.CutPrefix(res, "sink;"); ok {
+		return "hit, and a ship of " + size + " cells sinks"
 	}
-	return s
+	return res
 }
 
 // scores counts the games each player has won after every step.

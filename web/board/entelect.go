@@ -125,7 +125,17 @@ func (e *entelect) read(dir, name string) ([]byte, error) {
 
 func (e *entelect) frame(i int, o Options) (*Frame, error) {
 	rd := e.rounds[i]
-	f := &Frame{Index: i, Count: len(e.rounds), Unit: "round", Name: path.Base(rd.dir)}
+	// Round numbers are the engine's own, as its folders name them; the
+	// last folder is the final state, the round count of the match's page.
+	last := e.rounds[len(e.rounds)-1].round
+	name := fmt.Sprintf("Round %d of %d", rd.round, last)
+	if o.inProgress {
+		name = fmt.Sprintf("Round %d", rd.round)
+	}
+	if rd.phase == 1 {
+		name += ": placement"
+	}
+	f := &Frame{Index: i, Count: len(e.rounds), Unit: "round", Name: name}
 	maps, size, err := e.maps(rd.dir)
 	if err != nil {
 		return nil, err
@@ -164,7 +174,7 @@ func (e *entelect) frame(i int, o Options) (*Frame, error) {
 		f.Grids = append(f.Grids, g)
 		f.Players = append(f.Players, entelectPlayer(key, name, m.Owner, moves[p], reasons[p]))
 	}
-	f.Files, f.Logs = e.files(rd.dir, o)
+	f.Files, f.Logs = e.files(rd.dir, o, f.Players)
 	return f, nil
 }
 
@@ -223,21 +233,34 @@ func (e *entelect) failures(dir string, maps [2]*eMap) [2]string {
 	return out
 }
 
-// files lists the round's public files and the logs the viewer may read.
-func (e *entelect) files(dir string, o Options) (files, logs []File) {
-	add := func(to *[]File, rel string) {
+// files lists the round's public files, named as in the replay folder,
+// and the logs the viewer may read, named for their bots.
+func (e *entelect) files(dir string, o Options, players []Player) (files, logs []File) {
+	folder := path.Base(dir)
+	add := func(to *[]File, rel, name string) {
 		if data, err := e.read(dir, rel); err == nil {
-			*to = append(*to, File{Name: rel, Text: shownText(data)})
+			*to = append(*to, File{Name: name, Text: shownText(data)})
 		}
 	}
 	for _, n := range []string{"A - map.txt", "B - map.txt", "roundCommand.json", "roundInfo.json", "engine.log"} {
-		add(&files, n)
+		add(&files, n, folder+"/"+n)
 	}
 	for _, key := range []string{"A", "B"} {
-		add(&files, key+"/place.txt")
-		add(&files, key+"/command.txt")
+		add(&files, key+"/place.txt", folder+"/"+key+"/place.txt")
+		add(&files, key+"/command.txt", folder+"/"+key+"/command.txt")
 		if o.showLog(key) {
-			add(&logs, key+"/log.txt")
+			who := key
+			for _, p := range players {
+				if p.Key == key {
+					who = p.Name
+				}
+			}
+			n := len(logs)
+			add(&logs, key+"/log.txt", who+" ("+folder+"/"+key+"/log.txt)")
+			if len(logs) == n && len(players) > 0 {
+				// The final state's folder: the bot did not run.
+				logs = append(logs, File{Name: who, Text: "Nothing of your bot in this round: it was not run."})
+			}
 		}
 	}
 	return files, logs
@@ -321,7 +344,7 @@ func entelectPlayer(key, name string, ow eOwner, mv *eMove, reason string) Playe
 	case cmd == "PlaceShip":
 		pl.Command = "Place ships"
 	default:
-		pl.Command = cmd + " at (" + mv.CenterPoint + ")"
+		pl.Command = commandWords(cmd) + " at (" + mv.CenterPoint + ")"
 	}
 	if pl.Verdict == "" {
 		pl.Verdict = "succeeded"
@@ -334,6 +357,30 @@ func entelectPlayer(key, name string, ow eOwner, mv *eMove, reason string) Playe
 		}
 	}
 	return pl
+}
+
+// commandNames say the engine's commands in words.
+var commandNames = map[string]string{
+	"FireSingleShot":           "Single shot",
+	"FireDoubleShotVertical":   "Double shot, vertical",
+	"FireDoubleShotHorizontal": "Double shot, horizontal",
+	"FireCornerShot":           "Corner shot",
+	"FireCrossShotDiagonal":    "Diagonal cross shot",
+	"FireCrossShotNormal":      "Cross shot",
+	"FireSeekerMissile":        "Seeker missile",
+	"PlaceShield":              "Shield",
+}
+
+// commandWords says a command in words, the engine's name when it has
+// none (the raw line stays in the round's files).
+func commandWords(cmd string) string {
+	if w, ok := commandNames[cmd]; ok {
+		return w
+	}
+	if strings.HasPrefix(cmd, "FireSeekerMiss") {
+		return "Seeker missile"
+	}
+	return cmd
 }
 
 // weaponCells are the cells a fire command covered, in display cells.

@@ -17,7 +17,9 @@ type Frame struct {
 	Count int
 	// Unit names a step ("round", "shot", "turn").
 	Unit string
-	// Name is the step's own title ("Phase 2 - Round 14").
+	// Name is the step's title in the game's own unit, the same the
+	// match's page counts in ("Round 14 of 47", "Shot 12 of 73",
+	// "Game 2 of 3, turn 40 of 120"); the stepper shows it too.
 	Name string
 	// Note says what the boards show, in a sentence.
 	Note    string
@@ -26,16 +28,26 @@ type Frame struct {
 	// Events is what happened in this step, in order.
 	Events []string
 	// Files are the step's raw public files; Logs the bot logs the viewer
-	// may read (its own bots').
+	// may read (its own bots'), each cut to the lines of this step.
 	Files []File
 	Logs  []File
 }
 
+// Palette is how many player colours the boards and the chart use
+// (classes p1…p8 and s0…s7); further players share them.
+const Palette = 8
+
+// colourOf is the colour (1 to Palette) of the player numbered n from 0.
+func colourOf(n int) int { return n%Palette + 1 }
+
 // Player is one seat's panel beside the board.
 type Player struct {
-	Key   string
-	Name  string
-	Stats []Stat
+	Key  string
+	Name string
+	// Colour is the player's colour (1 to Palette) where the board draws
+	// several players' ships together; 0 for none.
+	Colour int
+	Stats  []Stat
 	// Command is what the seat did, Verdict what the engine made of it.
 	Command string
 	Verdict string
@@ -78,6 +90,8 @@ type Ship struct {
 	Pointed bool
 	// Faded draws a ship that is hidden from the other player (submerged).
 	Faded bool
+	// Colour is its player's colour (see Player.Colour); 0 for none.
+	Colour int
 }
 
 // Damage counts the ship's hit cells.
@@ -205,27 +219,31 @@ var areaWords = map[AreaKind]string{
 	AreaScan:   "A scan",
 }
 
-// legendItem is one entry of a board's legend: a mark or an area, and
-// what it means.
+// legendItem is one entry of a board's legend: a ship, a mark or an
+// area, and what it means.
 type legendItem struct {
+	// ship is the class of a ship swatch ("ship", "ship sunk").
+	ship  string
 	mark  MarkKind
 	area  AreaKind
 	label string
 }
 
-// legendFor lists what a rule set's boards draw, so that a legend never
-// explains what the game does not have.
+// legendFor lists everything a rule set's boards draw, so that a legend
+// explains every mark and never one the game does not have.
 func legendFor(game string) []legendItem {
+	ship, sunk := legendItem{ship: "ship", label: "ship (its letter or size on it)"}, legendItem{ship: "ship sunk", label: "sunk ship"}
 	hit, miss := legendItem{mark: MarkHit, label: "hit"}, legendItem{mark: MarkMiss, label: "miss"}
 	switch game {
 	case "entelect":
-		return []legendItem{hit, miss, {mark: MarkAbsorbed, label: "absorbed by a shield"},
-			{area: AreaShield, label: "shield"}, {area: AreaWeapon, label: "weapon's cells"}}
+		return []legendItem{ship, sunk, hit, miss, {mark: MarkAbsorbed, label: "absorbed by a shield"},
+			{area: AreaShield, label: "shield"}, {area: AreaWeapon, label: "the opponent's weapon's cells"}}
 	case "hitandsunk":
-		return []legendItem{{mark: MarkHit, label: "hit hull"}, {mark: MarkShot, label: "this round's shot"},
-			{mark: MarkWreck, label: "sunk"}, {mark: MarkMine, label: "mine"}, {area: AreaWeapon, label: "moved this round"},
-			{area: AreaScan, label: "scanned this round"}}
+		return []legendItem{{ship: "ship p1", label: "ship in its player's colour (arrow: its bow; number: its id)"},
+			{ship: "ship faded p1", label: "underwater"}, {ship: "ship sunk", label: "sunk ship"},
+			{mark: MarkHit, label: "hit hull"}, {mark: MarkWreck, label: "wreck"}, {mark: MarkShot, label: "this round's shot"},
+			{mark: MarkMine, label: "mine"}, {area: AreaWeapon, label: "moved this round"}, {area: AreaScan, label: "scanned this round"}}
 	default: // brainjar, deepship
-		return []legendItem{hit, miss, {mark: MarkShot, label: "the last shot"}}
+		return []legendItem{ship, sunk, hit, miss, {mark: MarkShot, label: "this step's shot"}}
 	}
 }

@@ -44,7 +44,7 @@ func TestOtherGames(t *testing.T) {
 			if !hasMark(nemo, MarkMiss, Cell{3, 7}) || !hasMark(nemo, MarkShot, Cell{3, 7}) || len(f.Grids[0].Marks) != 0 {
 				t.Errorf("marks %+v / %+v", nemo.Marks, f.Grids[0].Marks)
 			}
-			if len(f.Events) != 1 || f.Events[0] != "Ahab fires at 37: miss" || !strings.Contains(f.Files[0].Text, `"cell": "37"`) {
+			if len(f.Events) != 1 || f.Events[0] != "Ahab fires at (3,7): miss" || !strings.Contains(f.Files[0].Text, `"cell": "37"`) {
 				t.Errorf("events %q, files %+v", f.Events, f.Files)
 			}
 		}},

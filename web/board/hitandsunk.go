@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/broadside/broadside/internal/game/hitandsunk"
 )
@@ -17,7 +18,7 @@ type hitandsunkGame struct{ r hitandsunk.Replay }
 // scanReach is how far a scan sees from the bow: the full 19×19 window.
 const scanReach = 9
 
-func openHitandsunk(data []byte) (game, error) {
+func openHitandsunk(data []byte) (rules, error) {
 	var g hitandsunkGame
 	if err := json.Unmarshal(data, &g.r); err != nil {
 		return nil, fmt.Errorf("decode hitandsunk replay.json: %w", err)
@@ -63,7 +64,7 @@ func (g *hitandsunkGame) frame(i int, o Options) (*Frame, error) {
 	}
 	for _, s := range snap.Ships {
 		sh := Ship{Name: fmt.Sprintf("%s (ship %d, %s)", names[s.ID], s.ID, cmp.Or(shipType[s.ID], "ship")),
-			Letter: strconv.Itoa(s.ID), Pointed: true, Sunk: !s.Alive, Faded: s.Underwater}
+			Letter: strconv.Itoa(s.ID), Pointed: true, Sunk: !s.Alive, Faded: s.Underwater, Colour: colourOf(s.ID)}
 		hull := hitandsunk.Ship{X: s.X, Y: s.Y, Facing: s.Facing, Hull: make([]bool, len(s.Hull))}
 		for k := range s.Hull {
 			x, y := hull.Cell(k)
@@ -84,9 +85,9 @@ func (g *hitandsunkGame) frame(i int, o Options) (*Frame, error) {
 		case s.Underwater:
 			state = "underwater"
 		}
-		pl := Player{Key: strconv.Itoa(s.ID), Name: names[s.ID], Stats: []Stat{
-			{"Ship", cmp.Or(shipType[s.ID], "—") + ", " + state}, {"Score", strconv.Itoa(s.Score)},
-			{"Hull", s.Hull}, {"Hits (sunk)", fmt.Sprintf("%d (%d)", s.Hits, s.Sunken)},
+		pl := Player{Key: strconv.Itoa(s.ID), Name: names[s.ID], Colour: colourOf(s.ID), Stats: []Stat{
+			{"Ship", fmt.Sprintf("%d, %s, %s", s.ID, cmp.Or(shipType[s.ID], "—"), state)}, {"Score", signed(s.Score)},
+			{"Hull", hullWords(s.Hull)}, {"Hits (sunk)", fmt.Sprintf("%d (%d)", s.Hits, s.Sunken)},
 			{"Mines left", strconv.Itoa(s.Mines)},
 		}}
 		if s.Shield {
@@ -108,7 +109,7 @@ func (g *hitandsunkGame) frame(i int, o Options) (*Frame, error) {
 			continue
 		}
 		turns = append(turns, t)
-		f.Events = append(f.Events, hitandsunkTurn(names[t.Ship], t))
+		f.Events = append(f.Events, hitandsunkTurn(names, gr, t))
 		for _, e := range t.Events {
 			switch e.Kind {
 			case "fire":
@@ -144,6 +145,15 @@ func (g *hitandsunkGame) frame(i int, o Options) (*Frame, error) {
 		gr.Areas = append(gr.Areas, Area{Kind: AreaWeapon, Cells: dedupe(moved)})
 	}
 	f.Grids = []Grid{gr}
+	label := hitandsunk.StepStart
+	if i > 0 {
+		label = hitandsunk.StepRound(round)
+	}
+	for _, p := range r.Players {
+		if l, ok := o.stepLog(p.Key, names[p.ID], label); ok {
+			f.Logs = append(f.Logs, l)
+		}
+	}
 	if i > 0 {
 		f.Files = []File{jsonFile(fmt.Sprintf("replay.json: turns of round %d", round), turns),
 			jsonFile(fmt.Sprintf("replay.json: roundEnds[%d]", i-1), r.Ends[i-1])}
@@ -166,25 +176,100 @@ func dedupe(cells []Cell) []Cell {
 	return slices.Compact(cells)
 }
 
-// hitandsunkTurn describes one ship's turn in words.
-func hitandsunkTurn(name string, t hitandsunk.ReplayTurn) string {
-	s := fmt.Sprintf("%s (ship %d):", name, t.Ship)
+// hitandsunkTurn describes one ship's turn in words, with cells as the
+// board labels them; the raw events stay in the round's raw files.
+func hitandsunkTurn(names map[int]string, gr Grid, t hitandsunk.ReplayTurn) string {
+	s := fmt.Sprintf("%s (ship %d): ", names[t.Ship], t.Ship)
+	var parts []string
 	if t.Failure != "" {
-		s += " waits (" + t.Failure + ")"
+		parts = append(parts, "waits ("+t.Failure+")")
+	}
+	for _, e := range t.Events {
+		parts = append(parts, eventWords(names, gr, e))
 	}
 	if t.Aborted {
-		s += " turn aborted;"
+		parts = append(parts, "the rest of its turn is dropped")
 	}
-	for k, e := range t.Events {
-		if k > 0 {
-			s += ";"
+	if len(parts) == 0 {
+		parts = append(parts, "does nothing")
+	}
+	return s + strings.Join(parts, "; ") + "."
+}
+
+// facings are the directions of Hit and Sunk's facing codes.
+var facings = [...]string{"up", "right", "down", "left"}
+
+// eventWords says what one event of a turn did.
+func eventWords(names map[int]string, gr Grid, e hitandsunk.Event) string {
+	at := gr.cellName(Cell{e.X, e.Y})
+	target := func() string {
+		if e.Target == nil {
+			return "a ship"
 		}
-		s += " " + e.String()
+		return fmt.Sprintf("ship %d (%s)", *e.Target, names[*e.Target])
 	}
-	if len(t.Events) == 0 && t.Failure == "" {
-		s += " no events"
+	facing := ""
+	if e.Facing != nil && *e.Facing >= 0 && *e.Facing < len(facings) {
+		facing = ", facing " + facings[*e.Facing]
+	}
+	var s string
+	switch e.Kind {
+	case "fire":
+		s = "fires at " + at
+	case "hit":
+		s = "hits " + target() + " at " + at
+		if e.Segment != nil {
+			s += fmt.Sprintf(" (hull segment %d)", *e.Segment)
+		}
+	case "sink":
+		s = "sinks " + target()
+	case "absorb":
+		s = target() + "'s shield absorbs the hit at " + at
+	case "dodge":
+		s = "misses " + target() + " at " + at + ": it is underwater"
+	case "explode":
+		s = "a mine explodes at " + at
+	case "mine":
+		s = "lays a mine at " + at
+	case "ram":
+		s = "rams at " + at
+	case "move":
+		s = "moves ahead to " + at + facing
+	case "back":
+		s = "backs up to " + at + facing
+	case "rotate":
+		s = "turns at " + at + facing
+	case "scan":
+		s = "scans around " + at
+	case "shield":
+		s = "raises its shield"
+	case "repair":
+		s = "repairs its hull"
+		if e.Segment != nil {
+			s += fmt.Sprintf(" (segment %d)", *e.Segment)
+		}
+	case "dive":
+		s = "dives"
+	case "surface":
+		s = "surfaces"
+	case "reject":
+		return "an action is refused (" + e.Note + ")"
+	case "abort":
+		return "the rest of its answer is dropped (" + e.Note + ")"
+	default:
+		s = e.Kind + " at " + at
+	}
+	if e.Note != "" {
+		s += " (" + e.Note + ")"
 	}
 	return s
+}
+
+// hullWords says how much of a hull is whole; the request's hull string
+// has a 1 for each whole segment, from the bow.
+func hullWords(hull string) string {
+	whole := strings.Count(hull, "1")
+	return fmt.Sprintf("%d of %d segments whole", whole, len(hull))
 }
 
 // scores is each ship's score after every round, the leaders first.
@@ -198,7 +283,7 @@ func (g *hitandsunkGame) scores(o Options) []Series {
 			if !ok {
 				k = len(out)
 				idx[s.ID] = k
-				out = append(out, Series{Key: strconv.Itoa(s.ID), Name: names[s.ID], Points: make([]int, step)})
+				out = append(out, Series{Key: strconv.Itoa(s.ID), Name: names[s.ID], Points: make([]int, step), Colour: colourOf(s.ID)})
 			}
 			for len(out[k].Points) < step {
 				out[k].Points = append(out[k].Points, 0)

@@ -9,6 +9,8 @@ import (
 	"path"
 	"strings"
 	"sync"
+
+	"github.com/broadside/broadside/internal/game"
 )
 
 // Caps on what the viewer reads from a replay, whatever its origin.
@@ -29,10 +31,17 @@ type Options struct {
 	// ShowLog reports whether the viewer may read the seat's own log
 	// (its owner, or anyone locally).
 	ShowLog func(key string) bool
+	// Logs are the seats' logs of the whole match, by key, for the rule
+	// sets whose replay.json holds none (the portal keeps them apart);
+	// each step shows its own lines. Without them a replay folder's
+	// <key>/log.txt is read, as the battleship command writes it.
+	Logs map[string]string
 
 	// inProgress says the replay is a match still being played (Live):
 	// its last step is not its end, and its totals are not known yet.
 	inProgress bool
+	// fileLog reads a seat's log from the replay's own folder.
+	fileLog func(key string) (string, bool)
 }
 
 func (o Options) name(key, own string) string {
@@ -44,8 +53,31 @@ func (o Options) name(key, own string) string {
 
 func (o Options) showLog(key string) bool { return o.ShowLog != nil && o.ShowLog(key) }
 
-// game is one rule set's replay, decoded once.
-type game interface {
+// stepLog is the part of seat key's log (its bot shown as name) that
+// belongs to a step, for a viewer who may read it: the lines under the
+// first of labels the log marks (game.StepMark); nothing when the viewer
+// may not read it or there is no log.
+func (o Options) stepLog(key, name string, labels ...string) (File, bool) {
+	if !o.showLog(key) {
+		return File{}, false
+	}
+	log, ok := o.Logs[key]
+	if !ok && o.fileLog != nil {
+		log, ok = o.fileLog(key)
+	}
+	if !ok {
+		return File{}, false
+	}
+	for _, l := range labels {
+		if lines, found := game.StepLog(log, l); found {
+			return File{Name: name, Text: shownText([]byte(lines))}, true
+		}
+	}
+	return File{Name: name, Text: "Nothing of your bot in this step: it was not asked to play."}, true
+}
+
+// rules is one rule set's replay, decoded once.
+type rules interface {
 	count() int
 	frame(i int, o Options) (*Frame, error)
 	scores(o Options) []Series
@@ -54,9 +86,13 @@ type game interface {
 // Replay is a replay opened for viewing. It is safe for concurrent use.
 type Replay struct {
 	name string
-	g    game
+	g    rules
 	// inProgress marks a replay assembled from a running match's rounds.
 	inProgress bool
+	// fsys and root are where replay.json was found, whose folder may hold
+	// each seat's <key>/log.txt (the battleship command writes them).
+	fsys fs.FS
+	root string
 
 	once   sync.Once
 	series []Series
@@ -80,7 +116,12 @@ func Open(fsys fs.FS) (*Replay, error) {
 		if err != nil {
 			return nil, err
 		}
-		return openJSON(data)
+		rp, err := openJSON(data)
+		if err != nil {
+			return nil, err
+		}
+		rp.fsys, rp.root = fsys, root
+		return rp, nil
 	}
 	return nil, ErrNoReplay
 }
@@ -105,7 +146,7 @@ func openJSON(data []byte) (*Replay, error) {
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, fmt.Errorf("decode replay.json: %w", err)
 	}
-	var g game
+	var g rules
 	var err error
 	switch head.Game {
 	case "brainjar":
@@ -136,6 +177,15 @@ func (r *Replay) Frame(i int, o Options) (*Frame, error) {
 		return nil, ErrNoReplay
 	}
 	o.inProgress = r.inProgress
+	if r.fsys != nil {
+		o.fileLog = func(key string) (string, bool) {
+			if !fs.ValidPath(key) || strings.Contains(key, "/") {
+				return "", false
+			}
+			data, err := readCapped(r.fsys, path.Join(r.root, key, "log.txt"), maxReplayJSON)
+			return string(data), err == nil
+		}
+	}
 	f, err := r.g.frame(max(0, min(i, n-1)), o)
 	if err != nil {
 		return nil, err

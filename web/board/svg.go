@@ -80,7 +80,22 @@ func (s Ship) class() string {
 	if s.Faded {
 		c += " faded"
 	}
+	if s.Colour > 0 {
+		c += " p" + itoa(s.Colour)
+	}
 	return c
+}
+
+// legendShip is a ship swatch for the legend: a bar over one cell.
+const legendShip = "M2 5h16v10h-16Z"
+
+// colourClass is a player's swatch class (the chart's line colours,
+// s0…s7), empty for none.
+func colourClass(c int) string {
+	if c <= 0 {
+		return ""
+	}
+	return "swatch s" + itoa(c-1)
 }
 
 // markPath draws a mark in its cell; each kind has its own shape.
@@ -150,7 +165,15 @@ func (c Chart) cursor(i int) string { return itoa(c.X(i)) }
 func (c Chart) alt() string {
 	var parts []string
 	for _, l := range c.Lines {
-		parts = append(parts, fmt.Sprintf("%s ends with %d", l.Name, l.Last))
+		parts = append(parts, fmt.Sprintf("%s ends with %s", l.Name, signed(l.Last)))
 	}
 	return fmt.Sprintf("Score over %d steps: %s.", c.Steps, strings.Join(parts, ", "))
+}
+
+// signed writes a score with a true minus sign, as the portal's pages do.
+func signed(n int) string {
+	if n < 0 {
+		return "−" + itoa(-n)
+	}
+	return itoa(n)
 }

@@ -111,7 +111,7 @@ func playingNow(ms []store.MatchRow) templ.Component {
 func seatNames(m store.MatchRow) string {
 	names := make([]string, len(m.Players))
 	for i, p := range m.Players {
-		names[i] = p.BotName
+		names[i] = botLabel(p.BotName, p.Owner)
 	}
 	return strings.Join(names, " vs ")
 }

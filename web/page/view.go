@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/broadside/broadside/internal/competition"
@@ -50,6 +51,10 @@ type AuthView struct {
 // HomeView is the front page.
 type HomeView struct {
 	Base
+	// Games are the hosted games, each with its getting started page;
+	// Game is the main one, whose top bots are shown.
+	Games   []PlayGame
+	Game    string
 	Top     []store.LeaderboardRow
 	Matches []store.MatchRow
 	// Playing are the matches being played now.
@@ -90,6 +95,25 @@ type UploadView struct {
 	Name     string
 	MaxBytes int64
 	Error    string
+	// Games are the games to choose from; Game is the one chosen (its
+	// text is shown, and a zip for another game is refused), empty when
+	// the zip's manifest decides.
+	Games []PlayGame
+	Game  string
+	// Bots are the uploader's bots (of the chosen game) a version may go
+	// to; BotID is the one chosen, zero for a new bot.
+	Bots  []store.BotOwnedRow
+	BotID int64
+}
+
+// Chosen is the chosen game, if any.
+func (v UploadView) Chosen() (PlayGame, bool) {
+	for _, g := range v.Games {
+		if g.Game == v.Game {
+			return g, true
+		}
+	}
+	return PlayGame{}, false
 }
 
 // BotView is a bot's page.
@@ -193,7 +217,16 @@ func scores[T ~int | ~int64](a, b T) string { return points(a) + " to " + points
 // record states a bot's ranked games with every outcome: wins, draws and
 // losses add up to the games, since each match gives each bot one of them.
 func record(games, wins, draws, losses int) string {
-	return itoa(games) + " games: " + itoa(wins) + " wins, " + itoa(draws) + " draws, " + itoa(losses) + " losses"
+	return count(games, "game", "games") + ": " + count(wins, "win", "wins") + ", " +
+		count(draws, "draw", "draws") + ", " + count(losses, "loss", "losses")
+}
+
+// count writes n with the noun in the number it takes: "1 win", "3 wins".
+func count[T ~int | ~int64](n T, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return itoa(n) + " " + many
 }
 
 func itoa[T ~int | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) }
@@ -233,7 +266,7 @@ func result(m store.MatchRow) string {
 	}
 	for _, p := range m.Players {
 		if p.Outcome == "win" {
-			return p.BotName + " won"
+			return botLabel(p.BotName, p.Owner) + " won"
 		}
 	}
 	return "draw"
@@ -243,4 +276,33 @@ func result(m store.MatchRow) string {
 // round count and the players' results are not known.
 func matchOver(status string) bool {
 	return status == "finished" || status == "failed" || status == "canceled"
+}
+
+// ownerState says where a bot stands, for its owner.
+func ownerState(b *store.BotDetail) string {
+	switch {
+	case b.Retired:
+		return "Retired: off the ladder and the leaderboard; challenges and battles cannot reach it. Its matches stay."
+	case b.Disabled:
+		return "Disabled by an organiser: it plays no ladder games, challenges or battles. Ask an organiser to bring it back."
+	case b.CurrentVersionID == nil:
+		return "No version has built yet: it plays once one does."
+	case b.Paused:
+		return "Paused: the matchmaker leaves it out of ladder games. It keeps its rating and its place on the leaderboard, and can still be challenged."
+	}
+	return "On the ladder: it plays ranked games as the matchmaker pairs it; challenges and battles can reach it."
+}
+
+// versionURL is the address of a bot's version number n.
+func versionURL(botID int64, n int) string { return botURL(botID) + "/versions/" + itoa(n) }
+
+// playURL is a game's getting started page.
+func playURL(game string) string { return "/play/" + game }
+
+// aOrAn is the article a word takes: "an Entelect bot", "a BrainJar bot".
+func aOrAn(word string) string {
+	if word != "" && strings.ContainsRune("AEIOUaeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }

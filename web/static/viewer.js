@@ -24,8 +24,7 @@
   var playBtn = root.querySelector(".play");
   var scrub = root.querySelector(".scrubber");
   var speed = root.querySelector(".speed");
-  var stepNo = root.querySelector(".step-no");
-  var stepCount = root.querySelector(".step-count");
+  var stepName = root.querySelector(".step-name");
   var badge = root.querySelector(".live-badge");
   var cursor = root.querySelector(".score-chart .cursor");
   var chart = root.querySelector(".score-chart svg");
@@ -66,21 +65,33 @@
     });
   }
 
-  function link(rel, i) {
+  // link points a pager link at step i, or, where it would lead nowhere
+  // (the first step's "Previous", the last one's "Next"), unlinks it.
+  function link(rel, i, enabled) {
     var a = root.querySelector('a[rel="' + rel + '"]');
-    if (a) a.href = page + "?round=" + i + "#viewer";
+    if (!a) return;
+    if (enabled) {
+      a.href = page + "?round=" + i + "#viewer";
+      a.classList.remove("disabled");
+      a.removeAttribute("aria-disabled");
+    } else {
+      a.removeAttribute("href");
+      a.classList.add("disabled");
+      a.setAttribute("aria-disabled", "true");
+    }
   }
 
   function update() {
     scrub.max = count - 1;
     scrub.value = index;
-    stepNo.textContent = index + 1;
-    stepCount.textContent = count;
+    // The stepper names the step as its title does, in the game's unit.
+    var title = frame.querySelector(".frame-name");
+    if (stepName && title) stepName.textContent = title.textContent;
     root.dataset.index = index;
-    link("first", 0);
-    link("prev", clamp(index - 1));
-    link("next", clamp(index + 1));
-    link("last", count - 1);
+    link("first", 0, index > 0);
+    link("prev", clamp(index - 1), index > 0);
+    link("next", clamp(index + 1), index < count - 1);
+    link("last", count - 1, index < count - 1);
     history.replaceState(null, "", page + "?round=" + index + location.hash);
     if (cursor && chart) {
       var steps = +chart.dataset.steps, w = +chart.dataset.width, pad = 4;
@@ -111,9 +122,17 @@
 
   function play() {
     if (timer !== null) return;
-    if (index >= count - 1 && !live) show(0);
     playBtn.textContent = "Pause";
     playBtn.setAttribute("aria-pressed", "true");
+    if (index >= count - 1 && !live) {
+      // From the end (where a finished match opens), play from the
+      // start: the first step is shown before the clock starts.
+      timer = -1;
+      show(0).then(function () {
+        if (timer !== null) timer = setTimeout(tick, 1000 / rate());
+      }, pause);
+      return;
+    }
     timer = setTimeout(tick, 0);
   }
 

@@ -15,6 +15,7 @@ one line, flushed, and logs to stderr:
 Coordinates are a row letter A-I and a column number 0-10. The bot hunts on
 a checkerboard and fires around its hits until the ship sinks.
 """
+import os
 import random
 import sys
 
@@ -83,8 +84,12 @@ def send(line):
 
 
 def main():
-    # A fixed seed keeps games reproducible for the same opponent.
-    rng = random.Random(2025)
+    # The platform gives each player a seed drawn from the match's seed:
+    # every match plays differently, and a match played again with the
+    # same seed plays the same. Without it (the original simulator), any.
+    seed = os.environ.get("BROADSIDE_SEED")
+    rng = random.Random(int(seed)) if seed else random.Random()
+    print("seeded with", seed or "the system's randomness", file=sys.stderr)
     game = Game()
     for raw in sys.stdin:
         msg = raw.strip().split(";")

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand"
+	"strconv"
 
 	"github.com/broadside/broadside/internal/game"
 )
@@ -27,7 +28,22 @@ func (ruleSet) Name() string { return Name }
 func (ruleSet) Seats() (int, int) { return 2, 2 }
 
 // Traits implements game.RuleSet.
-func (ruleSet) Traits() game.Traits { return game.Traits{Title: "BrainJar"} }
+func (ruleSet) Traits() game.Traits {
+	return game.Traits{
+		Title:    "BrainJar",
+		Unit:     "shot",
+		Origin:   "BrainJar battleships (2014)",
+		Protocol: "A fresh process per request gets the game as compact JSON in one argument and answers with JSON on stdout.",
+		Manifest: "bot.json",
+		ManifestExample: `{
+  "Author": "Me",
+  "NickName": "My bot",
+  "BotType": "Python3",
+  "RunFile": "bot.py",
+  "Game": "brainjar"
+}`,
+	}
+}
 
 // match is one game being played.
 type match struct {
@@ -88,6 +104,14 @@ func (ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) (*g
 	return sum, nil
 }
 
+// StepPlacement and StepShot label the steps of a game in its bots' logs
+// (game.StepMark), as the viewer counts them: the placement, then each
+// shot from 1.
+const StepPlacement = "placement"
+
+// StepShot labels the request that fires shot n.
+func StepShot(n int) string { return "shot " + strconv.Itoa(n) }
+
 // outcome is how a game ended: winner -1 is a draw; reasons[p] says why
 // player p lost.
 type outcome struct {
@@ -100,6 +124,7 @@ func (m *match) play(ctx context.Context) (*Game, outcome, error) {
 	var fleets [2]Fleet
 	var failed [2]string
 	for i, p := range m.players {
+		p.log.Step(StepPlacement)
 		out, err := p.request(ctx, []byte(`{"cmd":"init"}`), m.opts)
 		if err != nil {
 			var be *errBot
@@ -145,6 +170,7 @@ func (m *match) play(ctx context.Context) (*Game, outcome, error) {
 		}
 		cur := g.Current()
 		p := m.players[cur]
+		p.log.Step(StepShot(out.shots + 1))
 		req, err := json.Marshal(g.Snapshot(cur))
 		if err != nil {
 			return nil, outcome{}, fmt.Errorf("encode snapshot: %w", err)

@@ -94,7 +94,8 @@ func (p *player) request(ctx context.Context, payload []byte, opts game.Options)
 		p.log.Printf("could not start: %v\n", err)
 		return nil, botFailed("could not start: %v", err)
 	}
-	p.log.Printf("reply after %s: %s\n", res.Wall.Round(time.Millisecond), bytes.TrimSpace(res.Stdout))
+	p.log.Printf("reply after %s of the %s allowed (CPU time %s): %s\n", res.Wall.Round(time.Millisecond), limits.WallTime,
+		res.CPU.Round(time.Millisecond), bytes.TrimSpace(res.Stdout))
 	if len(bytes.TrimSpace(res.Stderr)) > 0 {
 		p.log.Printf("stderr:\n%s\n", res.Stderr)
 	}
@@ -103,7 +104,7 @@ func (p *player) request(ctx context.Context, payload []byte, opts game.Options)
 	}
 	switch {
 	case res.TimedOut:
-		return nil, botFailed("timed out after %s", limits.WallTime)
+		return nil, botFailed("timed out after %s", limits.WallTime.Round(time.Millisecond))
 	case res.MemoryExceeded:
 		return nil, botFailed("exceeded the memory limit of %d MiB", MemoryBytes>>20)
 	case res.CPUExceeded:

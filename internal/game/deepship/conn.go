@@ -46,8 +46,9 @@ type conn struct {
 // errStart wraps a failure to start a bot's process.
 var errStart = errors.New("could not start")
 
-// startConn starts the bot's program in its folder, with no arguments.
-func startConn(ctx context.Context, bot game.Bot, runner game.Runner) (*conn, error) {
+// startConn starts the bot's program in its folder, with no arguments and
+// env added to its environment.
+func startConn(ctx context.Context, bot game.Bot, runner game.Runner, env []string) (*conn, error) {
 	if bot.Console != nil {
 		return newConn(nil, bot.Console.In, nopCloser{bot.Console.Out}), nil
 	}
@@ -63,6 +64,7 @@ func startConn(ctx context.Context, bot game.Bot, runner game.Runner) (*conn, er
 		Dir:    bot.Dir,
 		Mounts: []command.Mount{{Source: bot.Dir, Writable: true}},
 		Limits: limits,
+		Env:    env,
 	}
 	p, err := runner.Start(ctx, cmd)
 	if err != nil {

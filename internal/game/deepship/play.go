@@ -61,7 +61,21 @@ func (ruleSet) Name() string { return Name }
 func (ruleSet) Seats() (int, int) { return 2, 2 }
 
 // Traits implements game.RuleSet.
-func (ruleSet) Traits() game.Traits { return game.Traits{Title: "DeepShip"} }
+func (ruleSet) Traits() game.Traits {
+	return game.Traits{
+		Title:    "In Deep Ship",
+		Unit:     "turn",
+		Origin:   "the In Deep Ship tournament (2025)",
+		Protocol: "One process plays a round of three games; it reads one message per line on stdin and answers on stdout.",
+		Manifest: "entry.zon",
+		ManifestExample: `.{
+    .name = "My bot",
+    .runnable = "src/main.py",
+    .img = "assets/icon.png",
+    .emote = "assets/emote.mp3",
+}`,
+	}
+}
 
 // round is one round of three games being played.
 type round struct {
@@ -93,7 +107,8 @@ func (ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) (*g
 	}
 	m.replay = Replay{Game: Name, Version: ReplayVersion, Seed: opts.Seed}
 	for i, b := range bots {
-		p := &player{idx: i, bot: b, key: b.Key, name: b.Name, runner: b.Runner, log: game.NewBotLog(logBytes)}
+		p := &player{idx: i, bot: b, key: b.Key, name: b.Name, runner: b.Runner, log: game.NewBotLog(logBytes),
+			seed: PlayerSeed(opts.Seed, i)}
 		if p.key == "" {
 			p.key = fmt.Sprint(i)
 		}
@@ -228,6 +243,7 @@ func (m *round) playGame(ctx context.Context, rg *ReplayGame) error {
 		// A contestant that forfeited the round loses its games unplayed.
 		return m.endGame(rg, !p0.out, !p1.out, "forfeit")
 	}
+	m.markStep(StepPlacement(rg.Number))
 	placed, err := m.placement(ctx, rg)
 	if err != nil {
 		return err
@@ -252,6 +268,7 @@ func (m *round) playGame(ctx context.Context, rg *ReplayGame) error {
 		}
 		p, foe := m.players[cur], m.players[1-cur]
 		m.turns++
+		m.markStep(StepTurn(rg.Number, len(rg.Events)+1))
 		c, ok, err := m.takeTurn(ctx, p, rg)
 		if err != nil {
 			return err
@@ -276,6 +293,39 @@ func (m *round) playGame(ctx context.Context, rg *ReplayGame) error {
 			}
 		}
 		cur = 1 - cur
+	}
+}
+
+// SeedVar names the environment variable that gives each player's
+// program a number drawn from the match's seed, so a bot that seeds its
+// randomness from it plays differently in every match and the same when a
+// match is played again. The original simulator set none: a bot must do
+// without it there.
+const SeedVar = "BROADSIDE_SEED"
+
+// PlayerSeed is player i's BROADSIDE_SEED in a match of seed: the two
+// players' differ, so two copies of one bot do not mirror each other.
+func PlayerSeed(seed int64, i int) uint64 {
+	// splitmix64 of the seed and the seat.
+	z := uint64(seed) + uint64(i+1)*0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// StepPlacement and StepTurn label the steps of a round in its bots' logs
+// (game.StepMark), as the viewer counts them: each game's placement, then
+// its turns from 1, one per replay event.
+func StepPlacement(game int) string { return fmt.Sprintf("game %d, placement", game) }
+
+// StepTurn labels turn n (the replay's event n) of game.
+func StepTurn(game, n int) string { return fmt.Sprintf("game %d, turn %d", game, n) }
+
+// markStep starts a step in both players' logs: each sees the other's
+// shots land, so both have lines in every step.
+func (m *round) markStep(label string) {
+	for _, p := range m.players {
+		p.log.Step(label)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -108,7 +109,9 @@ func TestStarterBots(t *testing.T) {
 		t.Errorf("rounds %d, shots %d + %d", sum.Rounds, sum.Players[0].ShotsFired, sum.Players[1].ShotsFired)
 	}
 	log := sum.Players[0].Log
-	for _, want := range []string{"<- round-start", "<- game-start", "<- place-ships", "<- take-turn", "-> take-turn;", "<- turn-result;you;", "<- turn-result;enemy;", "stderr:\ngame over:"} {
+	for _, want := range []string{"<- round-start", "<- game-start", "<- place-ships", "<- take-turn", "-> take-turn;", "<- turn-result;you;",
+		"<- turn-result;enemy;", game.StepMark(StepPlacement(1)), game.StepMark(StepTurn(2, 1)), "of the 1s allowed",
+		"stderr:\nseeded with " + strconv.FormatUint(PlayerSeed(11, 0), 10) + "\ngame over:"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("log lacks %q", want)
 		}
@@ -128,6 +131,15 @@ func TestStarterBots(t *testing.T) {
 	_, again := playOpts(t, bots, opts)
 	if !reflect.DeepEqual(r, again) {
 		t.Error("same seed and bots, different replays")
+	}
+	// The starters seed their randomness from BROADSIDE_SEED, drawn from
+	// the match's seed: another match of the same two bots is another game.
+	_, other := playOpts(t, bots, game.Options{Seed: 12, NoLimit: true})
+	if reflect.DeepEqual(r.Games, other.Games) {
+		t.Error("seeds 11 and 12 played the same round")
+	}
+	if PlayerSeed(11, 0) == PlayerSeed(11, 1) || PlayerSeed(11, 0) == PlayerSeed(12, 0) {
+		t.Error("two players, or two matches, get the same BROADSIDE_SEED")
 	}
 }
 

@@ -3,6 +3,7 @@ package deepship
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,12 +43,14 @@ type player struct {
 	// platformErr is set when the platform could not start the bot's
 	// program (command.ErrPlatform); the round cannot go on.
 	platformErr error
+	// seed is the player's BROADSIDE_SEED: drawn from the match's seed.
+	seed uint64
 }
 
 // start (re)starts a player's process and sends round-start. A failure to
 // start counts as a failure of the player.
 func (p *player) start(ctx context.Context) {
-	c, err := startConn(ctx, p.bot, p.runner)
+	c, err := startConn(ctx, p.bot, p.runner, []string{SeedVar + "=" + strconv.FormatUint(p.seed, 10)})
 	if errors.Is(err, command.ErrPlatform) {
 		// The machine's fault, not the bot's: the round ends with it.
 		p.platformErr = err

@@ -90,6 +90,7 @@ func (p *player) place(ctx context.Context, noLimit bool) (bool, []ReplayEvent) 
 			p.send("place-ships")
 			continue
 		}
+		p.log.Printf("%s: placed in %s of the %s allowed\n", p.clock(), l.at.Sub(start).Round(time.Millisecond), limit)
 		if !noLimit {
 			if n := penaltyFor(l.at.Sub(start), limit); n > 0 {
 				p.penalize(n, "placed %s late", (l.at.Sub(start) - limit).Round(time.Millisecond))
@@ -160,6 +161,7 @@ func (m *round) takeTurn(ctx context.Context, p *player, rg *ReplayGame) (Coord,
 			continue
 		}
 		p.skips = 0
+		p.log.Printf("%s: answered in %s of the %s allowed\n", p.clock(), l.at.Sub(start).Round(time.Millisecond), MoveTime)
 		if !m.opts.NoLimit {
 			if n := penaltyFor(l.at.Sub(start), MoveTime); n > 0 {
 				p.penalize(n, "shot %s late", (l.at.Sub(start) - MoveTime).Round(time.Millisecond))

@@ -31,7 +31,17 @@ func (ruleSet) Seats() (int, int) { return 2, 2 }
 // bots' logs written into the replay round by round.
 func (ruleSet) Traits() game.Traits {
 	return game.Traits{
-		Title:         "Entelect",
+		Title:    "Entelect",
+		Unit:     "round",
+		Origin:   "the Entelect Challenge 2017 (release 1.2.2)",
+		Protocol: "A fresh process per round reads state.json and map.txt from its round folder and writes place.txt or command.txt.",
+		Manifest: "bot.json",
+		ManifestExample: `{
+  "Author": "Me",
+  "NickName": "My bot",
+  "BotType": "Python3",
+  "RunFile": "bot.py"
+}`,
 		SeatKey:       Key,
 		MapSizes:      []game.MapSize{{Size: 1, Name: "small"}, {Size: 2, Name: "medium"}, {Size: 3, Name: "large"}},
 		LadderMapSize: 2,

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -76,9 +77,12 @@ func (m *match) turn(ctx context.Context, st *seat, dir string, l *turnLog) (Com
 	if !m.opts.NoLimit {
 		cmd.Limits.WallTime = wallKill
 	}
-	l.add('I', "Executing process %s", commandLine(args))
+	// The log is its owner's to read: it names the bot's files as they are
+	// in its folder, never where a worker happened to put them.
+	l.add('I', "Executing process %s", commandLine(shownArgs(args, st.bot.Dir, dir)))
 	if !m.opts.NoLimit {
-		l.add('I', "Bot has %dms to run before it will be forcefully killed", wallKill.Milliseconds())
+		l.add('I', "Bot has %s of CPU time (%s plus %s for %s to start) and at most %s of wall time",
+			ms(cpuBudget+st.bot.Calibration), ms(cpuBudget), ms(st.bot.Calibration), languageOf(st.bot), ms(wallKill))
 	}
 	res, err := st.runner.Run(ctx, cmd)
 	if ctx.Err() != nil {
@@ -104,6 +108,9 @@ func (m *match) turn(ctx context.Context, st *seat, dir string, l *turnLog) (Com
 		return Command{}, fmt.Errorf("run bot %s: %w", st.key, err)
 	}
 	l.add('I', "Your bots total execution time was %s (CPU %s)", netDuration(res.Wall), netDuration(res.CPU))
+	if !m.opts.NoLimit {
+		l.add('I', "CPU time used: %s of its %s", ms(res.CPU), ms(cpuBudget+st.bot.Calibration))
+	}
 	switch {
 	case res.TimedOut:
 		l.add('E', "Bot was killed after %s of wall time, it does nothing this round", wallKill)
@@ -194,6 +201,38 @@ func logOutput(l *turnLog, level byte, out []byte) {
 	for _, line := range strings.Split(text, "\n") {
 		l.add(level, "Output from bot: %s", strings.TrimRight(line, "\r"))
 	}
+}
+
+// shownArgs is a turn's command line as its owner reads it: paths in the
+// bot's folder relative to it, the round folder as the replay names it
+// ("Phase 2 - Round 14/A"), and any other absolute path (an interpreter)
+// by its file name.
+func shownArgs(args []string, botDir, roundDir string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		switch rel, err := filepath.Rel(botDir, a); {
+		case a == roundDir:
+			out[i] = filepath.Join(filepath.Base(filepath.Dir(roundDir)), filepath.Base(roundDir))
+		case filepath.IsAbs(a) && err == nil && filepath.IsLocal(rel):
+			out[i] = rel
+		case filepath.IsAbs(a):
+			out[i] = filepath.Base(a)
+		default:
+			out[i] = a
+		}
+	}
+	return out
+}
+
+// ms writes a duration in whole milliseconds, as budgets are stated.
+func ms(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10) + " ms" }
+
+// languageOf names a bot's language for its log.
+func languageOf(b game.Bot) string {
+	if b.Language != "" {
+		return b.Language
+	}
+	return "its language"
 }
 
 // commandLine shows a command as the original log does, quoting arguments

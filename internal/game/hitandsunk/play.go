@@ -40,7 +40,21 @@ func (ruleSet) Seats() (int, int) { return MinShips, MaxShips }
 // Traits implements game.RuleSet: a battle is one free-for-all of all
 // its entrants.
 func (ruleSet) Traits() game.Traits {
-	return game.Traits{Title: "Hit and Sunk", FreeForAll: true}
+	return game.Traits{
+		Title:    "Hit and Sunk",
+		Unit:     "round",
+		Origin:   "the Hit and Sunk free-for-all (2017)",
+		Protocol: "A fresh process per call gets the game as one ;-separated argument and prints an action string on stdout.",
+		Manifest: "bot.json",
+		ManifestExample: `{
+  "Author": "Me",
+  "NickName": "My bot",
+  "BotType": "Python3",
+  "RunFile": "bot.py",
+  "Game": "hitandsunk"
+}`,
+		FreeForAll: true,
+	}
 }
 
 // Play implements game.RuleSet. opts.Size is ignored: the grid side is
@@ -63,7 +77,7 @@ func (rs ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) 
 		if b.Key == "" {
 			b.Key = strconv.Itoa(i)
 		}
-		s := &seat{id: i, bot: b, runner: b.Runner}
+		s := &seat{id: i, bot: b, runner: b.Runner, shown: opts.Names[b.Key]}
 		if s.runner == nil {
 			s.runner = opts.Runner
 		}
@@ -95,6 +109,14 @@ func (rs ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) 
 	return sum, nil
 }
 
+// StepStart and StepRound label the steps of a match in its bots' logs
+// (game.StepMark), as the viewer counts them: the start (the ship
+// choice), then each round from 1.
+const StepStart = "start"
+
+// StepRound labels round n.
+func StepRound(n int) string { return "round " + strconv.Itoa(n) }
+
 // match is one game in progress.
 type match struct {
 	opts   game.Options
@@ -114,6 +136,7 @@ type match struct {
 func (m *match) play(ctx context.Context) error {
 	choices := make([]int, len(m.seats))
 	for _, s := range m.seats {
+		s.log.printf("%s", game.StepMark(StepStart))
 		if s.noShip != "" {
 			s.log.printf("no ship: %s\n", s.noShip)
 			continue
@@ -178,6 +201,7 @@ func (m *match) publishRound(ctx context.Context) {
 // turn plays one ship's turn: request, reply, actions.
 func (m *match) turn(ctx context.Context, id int) error {
 	s := m.seats[id]
+	s.log.printf("%s", game.StepMark(StepRound(m.g.Round)))
 	m.g.BeginTurn(id)
 	req := m.g.Request(id)
 	stdout, failure, err := m.ask(ctx, s, &req)

@@ -3,8 +3,12 @@ package hitandsunk
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -242,5 +246,59 @@ func TestLoadErrorSeatHasNoShip(t *testing.T) {
 	}
 	if len(sum.Players) != 3 {
 		t.Errorf("%d players in the summary, want 3", len(sum.Players))
+	}
+}
+
+// TestReasonsUseTheNamesShown: with Options.Names (the portal's names of
+// the seats), a reason names the ship that sank another by its shown name,
+// not by the name its manifest gives, which several seats may share; the
+// replay is the same as without them.
+func TestReasonsUseTheNamesShown(t *testing.T) {
+	var bots []game.Bot
+	names := map[string]string{}
+	for i := range 6 {
+		bots = append(bots, shBot(t, "Starter", busyBot))
+		names[strconv.Itoa(i)] = fmt.Sprintf("Bot%d (owner%d)", i, i)
+	}
+	play := func(names map[string]string) (*game.Summary, []byte) {
+		dir := t.TempDir()
+		// No time limits: a call slowed by a loaded machine must not make
+		// the two plays differ.
+		sum, err := New().Play(context.Background(), bots, game.Options{Seed: 99, ReplayDir: dir, Runner: hostRunner(), Names: names, NoLimit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, ReplayFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum, data
+	}
+	sum, withNames := play(names)
+	sunk := 0
+	for _, p := range sum.Players {
+		by, ok := strings.CutPrefix(p.Reason, "sunk by ")
+		if !ok || by == "its own fire or mine" {
+			continue
+		}
+		sunk++
+		if !strings.HasPrefix(by, "Bot") || !strings.Contains(by, "(owner") {
+			t.Errorf("%s: reason %q names the sinker by its manifest's name", p.Key, p.Reason)
+		}
+	}
+	if sunk == 0 {
+		t.Fatal("no ship was sunk by another; the test exercises too little")
+	}
+	// Only the result's reasons may differ: the game itself is the same.
+	_, without := play(nil)
+	var a, b Replay
+	if err := json.Unmarshal(withNames, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(without, &b); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a.Turns, b.Turns) || !reflect.DeepEqual(a.Ends, b.Ends) || !reflect.DeepEqual(a.Start, b.Start) {
+		t.Error("the shown names changed the game")
 	}
 }

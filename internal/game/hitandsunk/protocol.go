@@ -56,10 +56,16 @@ type seat struct {
 	// noShip says why the seat has no ship (load error, failed choice).
 	noShip string
 	log    botLog
+	// shown is the name people know the seat by (Options.Names), if any.
+	shown string
 }
 
-// label names the seat in messages: the bot's name, else its key.
+// label names the seat in messages: the name people know it by, else the
+// bot's own, else its key.
 func (s *seat) label() string {
+	if s.shown != "" {
+		return s.shown
+	}
 	if s.bot.Name != "" {
 		return s.bot.Name
 	}
@@ -124,7 +130,7 @@ func (s *seat) call(ctx context.Context, arg *string, opts game.Options) callRes
 	if out.failure != "" {
 		out.stdout = ""
 	}
-	s.log.call(arg, res, out)
+	s.log.call(arg, res, out, limits.WallTime)
 	out.stderr = res.Stderr
 	return out
 }
@@ -146,11 +152,15 @@ func (l *botLog) printf(format string, args ...any) {
 	fmt.Fprintf(&l.b, format, args...)
 }
 
-func (l *botLog) call(arg *string, res command.Result, out callResult) {
+func (l *botLog) call(arg *string, res command.Result, out callResult, allowed time.Duration) {
+	took := fmt.Sprintf("%s of the %s allowed, CPU time %s", out.wall.Round(time.Millisecond), allowed, res.CPU.Round(time.Millisecond))
+	if allowed == 0 {
+		took = fmt.Sprintf("%s, CPU time %s", out.wall.Round(time.Millisecond), res.CPU.Round(time.Millisecond))
+	}
 	if arg == nil {
-		l.printf("ship choice call (%s)\n", out.wall.Round(time.Millisecond))
+		l.printf("ship choice call (%s)\n", took)
 	} else {
-		l.printf("request: %s (%s)\n", *arg, out.wall.Round(time.Millisecond))
+		l.printf("request: %s (%s)\n", *arg, took)
 	}
 	if out.failure != "" {
 		l.printf("  failed: %s\n", out.failure)
