@@ -2,9 +2,11 @@ package botupload
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"unicode"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/mtibben/confusables"
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
@@ -78,4 +80,23 @@ func nameTaken(ctx context.Context, st *store.Store, ownerID int64, name, game s
 		return refuse(Conflict, "%q reads as %q, another user's %s bot. Choose another name.", name, b.Name, game)
 	}
 	return nil
+}
+
+// Rename gives one of the owner's bots a new name, under the rules an
+// upload's name meets: a valid name, none that reads as a house bot's or
+// another user's bot's of its game, none of the owner's other bots.
+func (s *Service) Rename(ctx context.Context, b *store.Bot, name string) error {
+	if msg := ValidName(name); msg != "" {
+		return refuse(Invalid, "%s", msg)
+	}
+	err := s.store.InTx(ctx, func(_ pgx.Tx, st *store.Store) error {
+		if err := nameTaken(ctx, st, b.OwnerID, name, b.Game); err != nil {
+			return err
+		}
+		return st.BotRename(ctx, b.ID, name)
+	})
+	if errors.Is(err, store.ErrConflict) {
+		return refuse(Conflict, "You already have a bot called %q; choose another name.", name)
+	}
+	return err
 }

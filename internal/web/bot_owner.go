@@ -10,7 +10,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/broadside/broadside/internal/blob"
-	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/web/page"
 )
@@ -105,15 +104,10 @@ func (h *Handler) botUnretire(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) botRename(w http.ResponseWriter, r *http.Request) {
 	h.botControl(func(r *http.Request, b *store.Bot) (string, error) {
-		name := strings.TrimSpace(r.PostFormValue("name"))
-		if msg := botupload.ValidName(name); msg != "" {
-			return "", refuse(http.StatusUnprocessableEntity, "%s", msg)
-		}
-		err := h.store.BotRename(r.Context(), b.ID, name)
-		if errors.Is(err, store.ErrConflict) {
-			return "", refuse(http.StatusConflict, "You already have a bot called %q; choose another name.", name)
-		}
-		return "renamed", err
+		// The rules an upload's name meets: not a name that reads as a
+		// house bot's or another user's bot's.
+		err := h.uploads.Rename(r.Context(), b, strings.TrimSpace(r.PostFormValue("name")))
+		return "renamed", uploadRefusal(err)
 	})(w, r)
 }
 

@@ -146,6 +146,16 @@ func TestOwnerControls(t *testing.T) {
 			Language: "Python3", BotType: "Python3", Manifest: []byte(`{}`), SourceSHA256: "00", SourceKey: func(int64, int) string { return "k" }}); err != nil {
 			t.Fatal(err)
 		}
+		// A rename meets the rules of an upload's name: none that reads
+		// as a house bot's.
+		house, err := b.st.UserEnsure(b.ctx, "house")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.st.UploadRecord(b.ctx, store.UploadParams{OwnerID: house.ID, Name: "Python3 Starter", Game: "entelect", House: true,
+			Language: "Python3", BotType: "Python3", Manifest: []byte(`{}`), SourceSHA256: "01", SourceKey: func(int64, int) string { return "h" }}); err != nil {
+			t.Fatal(err)
+		}
 		for _, tc := range []struct {
 			name   string
 			status int
@@ -153,6 +163,7 @@ func TestOwnerControls(t *testing.T) {
 		}{
 			{"", 422, "Give the bot a name"},
 			{"kraken", 409, "You already have a bot called &#34;kraken&#34;"},
+			{"Pyth0n3 starter", 409, "a house bot of the platform"},
 			{strings.Repeat("x", 65), 422, "at most 64 characters"},
 		} {
 			res := control(ann, "rename", url.Values{"name": {tc.name}})

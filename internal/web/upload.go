@@ -12,6 +12,12 @@ import (
 // refusals into answers for the uploader.
 func (h *Handler) saveUpload(ctx context.Context, u botupload.Upload) (*botupload.Result, error) {
 	res, err := h.uploads.Save(ctx, u)
+	return res, uploadRefusal(err)
+}
+
+// uploadRefusal turns the upload service's refusals into answers for the
+// uploader; other errors pass as they are.
+func uploadRefusal(err error) error {
 	var refusal *botupload.Error
 	if errors.As(err, &refusal) {
 		status := http.StatusUnprocessableEntity
@@ -23,7 +29,7 @@ func (h *Handler) saveUpload(ctx context.Context, u botupload.Upload) (*botuploa
 		case botupload.TooMany:
 			status = http.StatusTooManyRequests
 		}
-		return nil, &userError{status: status, msg: refusal.Msg, retryAfter: refusal.RetryAfter}
+		return &userError{status: status, msg: refusal.Msg, retryAfter: refusal.RetryAfter}
 	}
-	return res, err
+	return err
 }
