@@ -165,7 +165,7 @@ func TestBrowserFirstHour(t *testing.T) {
 	ownerControls(nc, bots["entelect"])
 
 	nc.visit("the leaderboard", base+"/leaderboard?game=hitandsunk", "#how-ranking")
-	nc.mustSee("the leaderboard", "Kraken", "ada", "house bot", "Conservative rating", "± is two deviations", "How ranking works")
+	nc.mustSee("the leaderboard", "Kraken", "ada", "house bot", "Conservative rating", "± on every page is two deviations", "How ranking works")
 	nc.shot("leaderboard-hitandsunk")
 	nc.visit("the match list", base+"/matches", "h1")
 	nc.mustSee("the match list", "(ada)", "(house bot)", "In Deep Ship", "turns", "shots")

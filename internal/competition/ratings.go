@@ -2,50 +2,89 @@ package competition
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/rating"
 	"github.com/broadside/broadside/internal/store"
 )
 
-// RateMatch applies Glicko-2 to a ranked match on its game's ladder.
-func RateMatch(ctx context.Context, st *store.Store, m *store.MatchRow, results []store.MatchPlayerResult) error {
-	ids := make([]int64, len(m.Players))
-	for i, p := range m.Players {
+// RatingMethod is how a game's ladder is rated: Weng–Lin for a
+// free-for-all, Glicko-2 for two players.
+func RatingMethod(traits game.Traits) rating.Method {
+	if traits.FreeForAll {
+		return rating.WengLin
+	}
+	return rating.Glicko2
+}
+
+// RatePeriod rates one rating period on a ladder (a ranked match, or both
+// halves of a pair, in match order) and records it on matchID, the match
+// that closed it. The bots' ratings are locked first, in bot order.
+func RatePeriod(ctx context.Context, st *store.Store, matchID int64, ladder string, method rating.Method, games []store.RatedGame) error {
+	if len(games) == 0 {
+		return fmt.Errorf("rate match %d: no games", matchID)
+	}
+	ids := make([]int64, len(games[0].Players))
+	for i, p := range games[0].Players {
 		ids[i] = p.BotID
 	}
 	def := rating.Default()
-	before, err := st.RatingsLock(ctx, m.Game, ids,
+	before, err := st.RatingsLock(ctx, ladder, ids,
 		store.RatingState{Rating: def.Rating, Deviation: def.Deviation, Volatility: def.Volatility})
 	if err != nil {
 		return err
 	}
-	changes, err := RatingChanges(ids, results, before)
+	changes, err := PeriodChanges(method, games, before)
 	if err != nil {
-		return fmt.Errorf("rate match %d: %w", m.ID, err)
+		return fmt.Errorf("rate match %d: %w", matchID, err)
 	}
-	return st.RatingApply(ctx, m.ID, m.Game, changes)
+	return st.RatingApply(ctx, matchID, ladder, string(method), changes)
 }
 
-// RatingChanges computes one match's rating changes from the players'
+// PeriodChanges computes one rating period's changes from the players'
 // ratings before it: the single rule both the worker and the
-// recomputation use, so they agree to the last bit.
-func RatingChanges(botIDs []int64, results []store.MatchPlayerResult, before map[int64]store.RatingState) ([]store.RatingChange, error) {
-	players := make([]rating.Player, len(botIDs))
-	for i, id := range botIDs {
-		b := before[id]
-		players[i] = rating.Player{Before: rating.Rating{Rating: b.Rating, Deviation: b.Deviation, Volatility: b.Volatility}, Rank: results[i].Rank}
+// recomputation use, so they agree to the last bit. The players are the
+// first game's seats, in seat order; every game must seat the same bots.
+func PeriodChanges(method rating.Method, games []store.RatedGame, before map[int64]store.RatingState) ([]store.RatingChange, error) {
+	if len(games) == 0 {
+		return nil, errors.New("no games")
 	}
-	after, err := rating.Match(players)
+	first := games[0].Players
+	index := make(map[int64]int, len(first))
+	players := make([]rating.Rating, len(first))
+	for i, p := range first {
+		index[p.BotID] = i
+		b := before[p.BotID]
+		players[i] = rating.Rating{Rating: b.Rating, Deviation: b.Deviation, Volatility: b.Volatility}
+	}
+	ranks := make([][]int, len(games))
+	outcomes := make([][]string, len(first))
+	for g, gm := range games {
+		if len(gm.Players) != len(first) {
+			return nil, fmt.Errorf("match %d seats %d bots, match %d %d", gm.MatchID, len(gm.Players), games[0].MatchID, len(first))
+		}
+		ranks[g] = make([]int, len(first))
+		for _, p := range gm.Players {
+			i, ok := index[p.BotID]
+			if !ok {
+				return nil, fmt.Errorf("bot %d of match %d is not in match %d", p.BotID, gm.MatchID, games[0].MatchID)
+			}
+			ranks[g][i] = p.Rank
+			outcomes[i] = append(outcomes[i], p.Outcome)
+		}
+	}
+	after, err := rating.Period(method, players, ranks)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]store.RatingChange, len(botIDs))
-	for i, id := range botIDs {
+	out := make([]store.RatingChange, len(first))
+	for i, p := range first {
 		out[i] = store.RatingChange{
-			BotID: id, Before: before[id], Outcome: results[i].Outcome,
+			BotID: p.BotID, Before: before[p.BotID], Outcomes: outcomes[i],
 			After: store.RatingState{Rating: after[i].Rating, Deviation: after[i].Deviation, Volatility: after[i].Volatility},
 		}
 	}
@@ -76,10 +115,11 @@ type ladderBot struct {
 // applied, from the default rating, with the worker's own rule
 // (RatingChanges), and compares the result with the stored ratings. With
 // write set, the recomputed values replace the stored ones, in one
-// transaction that locks the ratings table against finishing matches.
+// transaction that locks the ratings table against finishing matches;
+// without, it reads one consistent snapshot and changes nothing.
 func RecomputeRatings(ctx context.Context, s *store.Store, write bool) (*RecomputeReport, error) {
 	rep := &RecomputeReport{}
-	err := s.InTx(ctx, func(_ pgx.Tx, st *store.Store) error {
+	run := func(st *store.Store) error {
 		if write {
 			if err := st.RatingsLockTable(ctx); err != nil {
 				return err
@@ -89,13 +129,9 @@ func RecomputeRatings(ctx context.Context, s *store.Store, write bool) (*Recompu
 		var order []ladderBot
 		def := rating.Default()
 		err := st.RatedMatchHistory(ctx, func(m store.RatedMatch) error {
-			rep.Matches++
-			ids := make([]int64, len(m.Players))
-			results := make([]store.MatchPlayerResult, len(m.Players))
-			before := make(map[int64]store.RatingState, len(m.Players))
-			for i, p := range m.Players {
-				ids[i] = p.BotID
-				results[i] = store.MatchPlayerResult{Rank: p.Rank, Outcome: p.Outcome}
+			rep.Matches += len(m.Games)
+			before := make(map[int64]store.RatingState, len(m.Games[0].Players))
+			for _, p := range m.Games[0].Players {
 				k := ladderBot{m.Ladder, p.BotID}
 				s, ok := state[k]
 				if !ok {
@@ -104,27 +140,15 @@ func RecomputeRatings(ctx context.Context, s *store.Store, write bool) (*Recompu
 				}
 				before[p.BotID] = s
 			}
-			changes, err := RatingChanges(ids, results, before)
+			changes, err := PeriodChanges(rating.Method(m.Method), m.Games, before)
 			if err != nil {
 				return fmt.Errorf("match %d: %w", m.MatchID, err)
 			}
 			for _, c := range changes {
-				k := ladderBot{m.Ladder, c.BotID}
-				s := state[k]
-				if s.BotID == 0 {
-					s = before[c.BotID]
-				}
+				s := before[c.BotID]
 				s.Rating, s.Deviation, s.Volatility = c.After.Rating, c.After.Deviation, c.After.Volatility
-				s.Games++
-				switch c.Outcome {
-				case "win":
-					s.Wins++
-				case "loss":
-					s.Losses++
-				case "draw":
-					s.Draws++
-				}
-				state[k] = s
+				s.Count(c.Outcomes)
+				state[ladderBot{m.Ladder, c.BotID}] = s
 			}
 			return nil
 		})
@@ -154,7 +178,14 @@ func RecomputeRatings(ctx context.Context, s *store.Store, write bool) (*Recompu
 		}
 		rep.Written = write && len(rep.Differences) > 0
 		return nil
-	})
+	}
+	var err error
+	if write {
+		err = s.InTx(ctx, func(_ pgx.Tx, st *store.Store) error { return run(st) })
+	} else {
+		// A check writes nothing and locks nothing: it reads one snapshot.
+		err = s.InSnapshot(ctx, run)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("recompute ratings: %w", err)
 	}

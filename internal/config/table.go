@@ -103,7 +103,7 @@ func Vars() []Var {
 		{Name: "LADDER_INTERVAL", Default: "30s", UsedBy: worker,
 			Meaning: "how often the ladder's matchmaker runs; off turns ranked matchmaking off"},
 		{Name: "LADDER_SLOTS", Default: "4", UsedBy: worker,
-			Meaning: "ladder matches per game that may wait in the queue at once"},
+			Meaning: "ladder matches per game that may wait in the queue at once (a pair of two-player matches takes two; a pair is made while one slot is free)"},
 		{Name: "BUILD_ENV", DefaultNote: "none", UsedBy: worker,
 			Meaning: "NAME=VALUE words given to the dependency downloads of bot builds, for package mirrors; MAVEN_MIRROR names Maven's one repository"},
 	}

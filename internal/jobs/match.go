@@ -16,6 +16,7 @@ import (
 
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/build"
+	"github.com/broadside/broadside/internal/command"
 	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/repro"
 	"github.com/broadside/broadside/internal/store"
@@ -34,8 +35,10 @@ type MatchWorker struct {
 func (w *MatchWorker) Timeout(*river.Job[MatchArgs]) time.Duration { return w.deps.Timeouts.Match }
 
 // errPermanent marks a match that can never be played (a seat without a
-// built version, an unknown game): it is failed at once, not retried.
-type errPermanent struct{ msg string }
+// built version, an unknown game, a build artifact the store lost): it is
+// failed at once, not retried. fault is store.FaultPlatform when the
+// platform is to blame.
+type errPermanent struct{ msg, fault string }
 
 func (e *errPermanent) Error() string { return e.msg }
 
@@ -62,18 +65,19 @@ func (w *MatchWorker) Work(ctx context.Context, job *river.Job[MatchArgs]) error
 		// Rescued from dead workers more often than it may be tried: a
 		// match that kills its workers must not go round for ever.
 		log.Warn("match: out of attempts after its workers stopped")
-		return w.fail(ctx, job, fmt.Sprintf("The match was interrupted %d times because the worker playing it stopped; it will not be retried.", job.Attempt-1))
+		return w.fail(ctx, job, store.FaultPlatform,
+			fmt.Sprintf("The match was interrupted %d times because the worker playing it stopped; it will not be retried.", job.Attempt-1))
 	}
 	res, err := w.play(ctx, id, log)
 	var perm *errPermanent
 	if errors.As(err, &perm) || (err != nil && job.Attempt >= job.MaxAttempts && ctx.Err() == nil) {
-		msg := err.Error()
-		if perm == nil {
-			msg = "The match could not be played because of a platform problem; it will not be retried."
+		msg, fault := platformFailure(err, job.Attempt)
+		if perm != nil {
+			msg, fault = perm.msg, perm.fault
 		}
 		log.Warn("match: failed", "err", err)
 		w.deps.Metrics.jobDone("match", "failed", time.Since(start))
-		return w.fail(ctx, job, msg)
+		return w.fail(ctx, job, fault, msg)
 	}
 	if err != nil {
 		w.deps.Metrics.jobDone("match", "error", time.Since(start))
@@ -113,15 +117,30 @@ func (w *MatchWorker) complete(ctx context.Context, job *river.Job[MatchArgs]) e
 }
 
 // fail records the match as failed and completes the job, together.
-func (w *MatchWorker) fail(ctx context.Context, job *river.Job[MatchArgs], msg string) error {
+func (w *MatchWorker) fail(ctx context.Context, job *river.Job[MatchArgs], fault, msg string) error {
 	return pgx.BeginFunc(ctx, w.deps.Pool, func(tx pgx.Tx) error {
-		err := store.NewTx(tx).MatchFail(ctx, job.Args.MatchID, msg)
+		err := store.NewTx(tx).MatchFail(ctx, job.Args.MatchID, fault, msg)
 		if err != nil && !errors.Is(err, store.ErrMatchDone) {
 			return err
 		}
 		_, err = river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
 		return err
 	})
+}
+
+// platformFailure is the reason shown for a match the platform failed on
+// its last attempt: what stopped the bots, without the worker's paths.
+func platformFailure(err error, attempts int) (msg, fault string) {
+	why := "a platform problem"
+	var over *overloadError
+	switch {
+	case errors.As(err, &over):
+		why = over.Error()
+	case errors.Is(err, command.ErrPlatform):
+		why = "the sandbox could not run a bot"
+	}
+	return fmt.Sprintf("The match could not be played: %s (%d attempts); it will not be retried.", why, attempts),
+		store.FaultPlatform
 }
 
 // played is a match played to its end, ready to record.
@@ -146,11 +165,11 @@ func (w *MatchWorker) play(ctx context.Context, id int64, log *slog.Logger) (*pl
 	}
 	rs, err := w.deps.Games.Get(m.Game)
 	if err != nil {
-		return nil, &errPermanent{fmt.Sprintf("This platform does not host the game %q.", m.Game)}
+		return nil, &errPermanent{msg: fmt.Sprintf("This platform does not host the game %q.", m.Game)}
 	}
 	for _, s := range seats {
 		if s.BuildStatus != store.BuildOK || s.ArtifactKey == "" {
-			return nil, &errPermanent{fmt.Sprintf("%s has no successfully built version to play.", s.BotName)}
+			return nil, &errPermanent{msg: fmt.Sprintf("%s has no successfully built version to play.", s.BotName)}
 		}
 	}
 	tmp, err := os.MkdirTemp(w.deps.WorkDir, fmt.Sprintf("match-%d-", id))
@@ -212,7 +231,8 @@ func (w *MatchWorker) fetchBots(ctx context.Context, seats []store.MatchSeat, tm
 	for i, s := range seats {
 		r, err := blob.Get(ctx, w.deps.Bucket, s.ArtifactKey)
 		if errors.Is(err, blob.ErrNotFound) {
-			return nil, &errPermanent{fmt.Sprintf("The built files of %s are missing; rebuild it by uploading again.", s.BotName)}
+			return nil, &errPermanent{fault: store.FaultPlatform,
+				msg: fmt.Sprintf("The built files of %s are missing; rebuild it by uploading again.", s.BotName)}
 		} else if err != nil {
 			return nil, err
 		}

@@ -10,7 +10,7 @@ import (
 )
 
 // recordResult writes a played match: its result rows and, when ranked,
-// its ratings. The caller completes the job in the same transaction.
+// its ratings (for a half of a pair, once both halves are in). The caller completes the job in the same transaction.
 // store.ErrMatchDone means another attempt recorded it already.
 func recordResult(ctx context.Context, st *store.Store, p *played) error {
 	results, err := seatResults(p.match, p.summary, p.traits)
@@ -21,16 +21,22 @@ func recordResult(ctx context.Context, st *store.Store, p *played) error {
 	if err != nil {
 		return err
 	}
+	var halves []store.PairHalf
+	if p.match.PairID != nil {
+		// Both halves of a pair are locked before either is recorded, so
+		// two finishing at once are recorded one after the other and the
+		// later one rates the pair.
+		if halves, err = st.MatchPairLock(ctx, *p.match.PairID); err != nil {
+			return err
+		}
+	}
 	err = st.MatchFinish(ctx, store.MatchFinishParams{
 		ID: p.match.ID, Rounds: p.summary.Rounds, ReplayKey: p.replay, Summary: sumJSON, Players: results,
 	})
 	if err != nil {
 		return err
 	}
-	if !p.match.Ranked {
-		return nil
-	}
-	return competition.RateMatch(ctx, st, p.match, results)
+	return competition.RateFinished(ctx, st, p.match, results, halves, p.traits)
 }
 
 // seatResults maps the summary's players (in finishing order for some

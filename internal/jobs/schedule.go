@@ -55,6 +55,9 @@ type SchedulerConfig struct {
 	// LadderSlots is how many ladder matches per game may wait in the
 	// queue at once, so the ladder never crowds out battles and challenges.
 	LadderSlots int
+	// RatingCheckEvery runs the check of the ratings against their
+	// history at this interval; zero runs it nightly at 03:00 UTC.
+	RatingCheckEvery time.Duration
 }
 
 // Scheduler runs the periodic competition jobs. It has no River client of
@@ -108,10 +111,17 @@ func (s *Scheduler) register(workers *river.Workers) []*river.PeriodicJob {
 		rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(job.ID)))
 		return recorded(ctx, s.cfg.Pool, s.cfg.Logger, periodicLadder, func(ctx context.Context) error { return s.LadderTick(ctx, rng) })
 	}))
+	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, _ *river.Job[RatingCheckArgs]) error {
+		return recorded(ctx, s.cfg.Pool, s.cfg.Logger, periodicRatingCheck, s.RatingCheck)
+	}))
+	checkSchedule, _ := s.ratingCheckSchedule()
 	periodic := []*river.PeriodicJob{
 		river.NewPeriodicJob(river.PeriodicInterval(s.cfg.BattleEvery),
 			func() (river.JobArgs, *river.InsertOpts) { return BattleTickArgs{}, nil },
 			&river.PeriodicJobOpts{RunOnStart: true}),
+		river.NewPeriodicJob(checkSchedule,
+			func() (river.JobArgs, *river.InsertOpts) { return RatingCheckArgs{}, nil },
+			&river.PeriodicJobOpts{RunOnStart: s.cfg.RatingCheckEvery > 0}),
 	}
 	if s.ladderOn() {
 		periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(s.cfg.LadderEvery),
@@ -125,7 +135,8 @@ func (s *Scheduler) ladderOn() bool { return s.cfg.LadderEvery > 0 && len(s.cfg.
 
 // intervals are the periodic jobs this scheduler runs, by name.
 func (s *Scheduler) intervals() map[string]time.Duration {
-	m := map[string]time.Duration{periodicBattle: s.cfg.BattleEvery}
+	_, checkEvery := s.ratingCheckSchedule()
+	m := map[string]time.Duration{periodicBattle: s.cfg.BattleEvery, periodicRatingCheck: checkEvery}
 	if s.ladderOn() {
 		m[periodicLadder] = s.cfg.LadderEvery
 	}

@@ -44,8 +44,9 @@ func countRows(t *testing.T, st *store.Store, query string, args ...any) int {
 }
 
 // TestLadderTickFillsFreeSlots: the matchmaker creates ranked placement
-// matches for new bots, each with its job, never more than LadderSlots
-// waiting, and never a second match for a busy bot.
+// matches for new bots, each with its job, in pairs with the seats
+// swapped, never more than LadderSlots waiting, and never a second pairing
+// for a busy bot.
 func TestLadderTickFillsFreeSlots(t *testing.T) {
 	s, st, _ := schedFixture(t, 6, 2)
 	ctx := context.Background()
@@ -60,6 +61,15 @@ func TestLadderTickFillsFreeSlots(t *testing.T) {
 	if n := countRows(t, st, `SELECT count(*) FROM river_job WHERE kind = 'match'`); n != 2 {
 		t.Errorf("%d match jobs for 2 matches", n)
 	}
+	// The two matches are the halves of one pair: same seed, seats swapped.
+	if n := countRows(t, st, `
+		SELECT count(*) FROM matches a JOIN matches b ON b.pair_id = a.id AND b.id > a.id AND b.seed = a.seed
+		JOIN match_players a0 ON a0.match_id = a.id AND a0.seat = 0 JOIN match_players a1 ON a1.match_id = a.id AND a1.seat = 1
+		JOIN match_players b0 ON b0.match_id = b.id AND b0.seat = 0 JOIN match_players b1 ON b1.match_id = b.id AND b1.seat = 1
+		WHERE a.pair_id = a.id AND a0.bot_id = b1.bot_id AND a1.bot_id = b0.bot_id
+		  AND a0.bot_version_id = b1.bot_version_id AND a1.bot_version_id = b0.bot_version_id`); n != 1 {
+		t.Errorf("%d pairs with the seats swapped, want 1", n)
+	}
 	// The saved queue holds the two bots left waiting, in order.
 	if n := countRows(t, st, `SELECT count(*) FROM ladder_queue WHERE game = 'entelect' AND position IN (1, 2) AND placement_left = 5`); n != 2 {
 		t.Errorf("saved queue has %d of the 2 waiting bots", n)
@@ -72,8 +82,8 @@ func TestLadderTickFillsFreeSlots(t *testing.T) {
 	}
 	if n := countRows(t, st, `
 		SELECT count(*) FROM (SELECT p.bot_id FROM match_players p JOIN matches m ON m.id = p.match_id
-		WHERE m.status = 'queued' GROUP BY p.bot_id HAVING count(*) > 1) busy`); n != 0 {
-		t.Errorf("%d bots have two ladder matches queued", n)
+		WHERE m.status = 'queued' GROUP BY p.bot_id HAVING count(DISTINCT coalesce(m.pair_id, m.id)) > 1) busy`); n != 0 {
+		t.Errorf("%d bots have two ladder pairings queued", n)
 	}
 }
 

@@ -85,7 +85,7 @@ func TestSeasonRunsByItself(t *testing.T) {
 	var first *Worker
 	for i := 0; i < 2; i++ {
 		sched, err := NewScheduler(SchedulerConfig{
-			Pool: pool, BattleEvery: every, LadderEvery: every,
+			Pool: pool, BattleEvery: every, LadderEvery: every, RatingCheckEvery: every,
 			LadderGames: []string{"entelect"}, LadderSlots: 1,
 		})
 		if err != nil {
@@ -157,7 +157,7 @@ func TestSeasonRunsByItself(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(runs) != 3 {
+	if len(runs) != 4 {
 		t.Fatalf("periodic jobs recorded: %+v", runs)
 	}
 	for _, r := range runs {
@@ -173,7 +173,7 @@ func TestSeasonRunsByItself(t *testing.T) {
 	// /metrics says the same, and raises the alarm once the ticks stop
 	// for three intervals (seen here through a later clock).
 	c := NewPeriodicCollector(st)
-	if got := periodicGauges(t, c, "broadside_periodic_overdue"); len(got) != 3 || got["ladder_tick"] != 0 || got["battle_tick"] != 0 {
+	if got := periodicGauges(t, c, "broadside_periodic_overdue"); len(got) != 4 || got["ladder_tick"] != 0 || got["battle_tick"] != 0 {
 		t.Errorf("overdue while running: %v", got)
 	}
 	if got := periodicGauges(t, c, "broadside_periodic_runs_total"); got["ladder_tick"] < wantTicks {
@@ -194,8 +194,8 @@ func TestSeasonRunsByItself(t *testing.T) {
 	if n := countRows(t, st, `SELECT count(*) FROM battle_games WHERE battle_id = $1`, battle); n != 1 {
 		t.Errorf("%d battle games for two entrants, want 1", n)
 	}
-	if n := countRows(t, st, `SELECT count(*) FROM matches WHERE kind = 'placement' AND ranked`); n != 1 {
-		t.Errorf("%d placement matches queued, want the one ladder slot filled", n)
+	if n := countRows(t, st, `SELECT count(*) FROM matches WHERE kind = 'placement' AND ranked`); n != 2 {
+		t.Errorf("%d placement matches queued, want the one ladder slot filled by a pair", n)
 	}
 }
 

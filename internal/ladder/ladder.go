@@ -31,7 +31,8 @@ type Candidate struct {
 	House bool
 }
 
-// Pair is one ladder match to enqueue; A takes the first seat.
+// Pair is one ladder pairing to enqueue: two matches with the same seed,
+// A in the first seat of the first and B in the first seat of the second.
 type Pair struct {
 	A, B      Candidate
 	Placement bool
@@ -71,7 +72,7 @@ func Plan(cands []Candidate, slots int, cfg Config, rng *rand.Rand) []Pair {
 			continue
 		}
 		placement := c.PlacementLeft > 0
-		opp, ok := pickOpponent(c, cands, taken, placement, cfg, rng)
+		opp, ok := pickOpponent(c, cands, taken, map[int64]bool{c.OwnerID: true}, placement, cfg, rng)
 		if !ok {
 			continue
 		}
@@ -85,6 +86,59 @@ func Plan(cands []Candidate, slots int, cfg Config, rng *rand.Rand) []Pair {
 		pairs = append(pairs, p)
 	}
 	return pairs
+}
+
+// Group is one free-for-all ladder match to enqueue, its seats in order.
+type Group struct {
+	Bots      []Candidate
+	Placement bool
+}
+
+// PlanGroups picks up to slots free-for-all matches of up to size bots
+// (never fewer than two). Each is built around the next bot of the queue
+// (as Plan serves them): its opponents are drawn one by one near its
+// rating, with the same randomness as Plan's (from the whole ladder while
+// it owes placement games), never two bots of one owner, never a busy
+// bot. Seats are drawn at random.
+func PlanGroups(cands []Candidate, slots, size int, cfg Config, rng *rand.Rand) []Group {
+	if size < 2 {
+		return nil
+	}
+	queue := Queue(cands, cfg, rng)
+	taken := make(map[int64]bool)
+	for _, c := range cands {
+		if c.Busy {
+			taken[c.BotID] = true
+		}
+	}
+	var groups []Group
+	for _, c := range queue {
+		if len(groups) >= slots {
+			break
+		}
+		if taken[c.BotID] {
+			continue
+		}
+		placement := c.PlacementLeft > 0
+		g := Group{Bots: []Candidate{c}, Placement: placement}
+		owners := map[int64]bool{c.OwnerID: true}
+		taken[c.BotID] = true
+		for len(g.Bots) < size {
+			opp, ok := pickOpponent(c, cands, taken, owners, placement, cfg, rng)
+			if !ok {
+				break
+			}
+			g.Bots = append(g.Bots, opp)
+			taken[opp.BotID], owners[opp.OwnerID] = true, true
+		}
+		if len(g.Bots) < 2 {
+			delete(taken, c.BotID)
+			continue
+		}
+		rng.Shuffle(len(g.Bots), func(i, j int) { g.Bots[i], g.Bots[j] = g.Bots[j], g.Bots[i] })
+		groups = append(groups, g)
+	}
+	return groups
 }
 
 // Queue orders the bots waiting for a game: the order Plan serves them in.
@@ -109,10 +163,12 @@ func Queue(cands []Candidate, cfg Config, rng *rand.Rand) []Candidate {
 	return q
 }
 
-func pickOpponent(c Candidate, cands []Candidate, taken map[int64]bool, placement bool, cfg Config, rng *rand.Rand) (Candidate, bool) {
+// pickOpponent draws an opponent for c among the candidates not taken,
+// busy or owned by one of owners.
+func pickOpponent(c Candidate, cands []Candidate, taken, owners map[int64]bool, placement bool, cfg Config, rng *rand.Rand) (Candidate, bool) {
 	var pool []Candidate
 	for _, o := range cands {
-		if o.BotID == c.BotID || o.OwnerID == c.OwnerID || taken[o.BotID] || o.Busy {
+		if o.BotID == c.BotID || owners[o.OwnerID] || taken[o.BotID] || o.Busy {
 			continue
 		}
 		if o.GamesToday >= 2*cfg.MaxGamesPerDay {

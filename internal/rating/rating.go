@@ -1,10 +1,11 @@
-// Package rating computes Glicko-2 ratings (Glickman, "Example of the
-// Glicko-2 system", 2012). It is pure: no I/O, no clock, no randomness, so
-// replaying the same matches in the same order gives the same numbers.
+// Package rating computes ratings: Glicko-2 (Glickman, "Example of the
+// Glicko-2 system", 2012) for two-player games and Weng–Lin (Plackett–Luce)
+// for free-for-alls, both on Glicko's scale. It is pure: no I/O, no clock,
+// no randomness, so replaying the same matches in the same order gives the
+// same numbers.
 //
-// Every match is one rating period for its players. A two-player match is
-// one game each; a match of more seats counts, for each player, as one game
-// against every other player, won, lost or drawn by finishing rank.
+// Every rated match, or pair of matches with the seats swapped, is one
+// rating period for its players (see Period).
 package rating
 
 import (
@@ -132,33 +133,96 @@ type Player struct {
 // ErrTooFewPlayers is returned for a match of fewer than two players.
 var ErrTooFewPlayers = errors.New("rating: a rated match needs at least two players")
 
-// Match rates one match as a rating period: each player plays one game
-// against each other player, scored by rank. It returns the new ratings in
-// the players' order.
-func Match(players []Player) ([]Rating, error) {
-	if len(players) < 2 {
+// Method names a rating method. It is stored with every rating event, so
+// history is replayed with the method that rated it.
+type Method string
+
+// The rating methods: Glicko-2 for two-player games, Weng–Lin for
+// free-for-alls.
+const (
+	Glicko2 Method = "glicko2"
+	WengLin Method = "wenglin"
+)
+
+// Period rates one rating period of the same players: the games they
+// played together, each given as the players' finishing ranks in the
+// players' order (one game for a match, two for a pair whose halves swap
+// the seats). It returns the new ratings in the players' order.
+//
+// With Glicko-2 every game counts, for each player, as one game against
+// each other player, all against the ratings before the period, so the two
+// halves of a pair move a rating once, by their combined result. Weng–Lin
+// rates the games one after the other.
+func Period(m Method, before []Rating, games [][]int) ([]Rating, error) {
+	if len(before) < 2 {
 		return nil, ErrTooFewPlayers
 	}
-	out := make([]Rating, len(players))
-	for i, p := range players {
-		if p.Rank < 1 {
-			return nil, fmt.Errorf("rating: player %d has rank %d, want 1 or more", i, p.Rank)
-		}
-		games := make([]Result, 0, len(players)-1)
-		for j, o := range players {
-			if i == j {
-				continue
-			}
-			score := 0.5
-			switch {
-			case p.Rank < o.Rank:
-				score = 1
-			case p.Rank > o.Rank:
-				score = 0
-			}
-			games = append(games, Result{Opponent: o.Before, Score: score})
-		}
-		out[i] = Update(p.Before, games)
+	if len(games) == 0 {
+		return nil, errors.New("rating: a rating period needs at least one game")
 	}
-	return out, nil
+	for g, ranks := range games {
+		if len(ranks) != len(before) {
+			return nil, fmt.Errorf("rating: game %d ranks %d players, want %d", g, len(ranks), len(before))
+		}
+		for i, r := range ranks {
+			if r < 1 {
+				return nil, fmt.Errorf("rating: player %d has rank %d in game %d, want 1 or more", i, r, g)
+			}
+		}
+	}
+	switch m {
+	case Glicko2:
+		return glickoPeriod(before, games), nil
+	case WengLin:
+		cur := before
+		for _, ranks := range games {
+			players := make([]Player, len(cur))
+			for i := range cur {
+				players[i] = Player{Before: cur[i], Rank: ranks[i]}
+			}
+			next, err := DefaultWengLin().WengLinMatch(players)
+			if err != nil {
+				return nil, err
+			}
+			cur = next
+		}
+		return cur, nil
+	}
+	return nil, fmt.Errorf("rating: unknown method %q", m)
+}
+
+func glickoPeriod(before []Rating, games [][]int) []Rating {
+	out := make([]Rating, len(before))
+	for i := range before {
+		results := make([]Result, 0, len(games)*(len(before)-1))
+		for _, ranks := range games {
+			for j := range before {
+				if i == j {
+					continue
+				}
+				score := 0.5
+				switch {
+				case ranks[i] < ranks[j]:
+					score = 1
+				case ranks[i] > ranks[j]:
+					score = 0
+				}
+				results = append(results, Result{Opponent: before[j], Score: score})
+			}
+		}
+		out[i] = Update(before[i], results)
+	}
+	return out
+}
+
+// Match rates one match as a Glicko-2 rating period: each player plays one
+// game against each other player, scored by rank. It returns the new
+// ratings in the players' order.
+func Match(players []Player) ([]Rating, error) {
+	before := make([]Rating, len(players))
+	ranks := make([]int, len(players))
+	for i, p := range players {
+		before[i], ranks[i] = p.Before, p.Rank
+	}
+	return Period(Glicko2, before, [][]int{ranks})
 }

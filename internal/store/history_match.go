@@ -121,6 +121,9 @@ type RatingPoint struct {
 	At        time.Time
 	Rating    float64
 	Deviation float64
+	// Version is the number of the bot version that played the match
+	// (for the starting point, the first match's).
+	Version int
 }
 
 // RatingHistory returns a bot's rating on its game's ladder after each of
@@ -128,12 +131,14 @@ type RatingPoint struct {
 // had before the first of them (MatchID 0).
 func (s *Store) RatingHistory(ctx context.Context, botID int64, limit int) ([]RatingPoint, error) {
 	rows, err := s.db.Query(ctx, `
-		SELECT match_id, at, rating_before, deviation_before, rating_after, deviation_after FROM (
+		SELECT match_id, at, rating_before, deviation_before, rating_after, deviation_after, version FROM (
 			SELECT re.id, re.match_id, coalesce(m.finished_at, re.created_at) AS at,
-			       re.rating_before, re.deviation_before, re.rating_after, re.deviation_after
+			       re.rating_before, re.deviation_before, re.rating_after, re.deviation_after, v.number AS version
 			FROM rating_events re
 			JOIN bots b ON b.id = re.bot_id AND re.ladder = b.game
 			JOIN matches m ON m.id = re.match_id
+			JOIN match_players p ON p.match_id = re.match_id AND p.bot_id = re.bot_id
+			JOIN bot_versions v ON v.id = p.bot_version_id
 			WHERE re.bot_id = $1
 			ORDER BY re.id DESC LIMIT $2
 		) e ORDER BY id`, botID, limit)
@@ -145,11 +150,11 @@ func (s *Store) RatingHistory(ctx context.Context, botID int64, limit int) ([]Ra
 	for rows.Next() {
 		var p RatingPoint
 		var before, devBefore float64
-		if err := rows.Scan(&p.MatchID, &p.At, &before, &devBefore, &p.Rating, &p.Deviation); err != nil {
+		if err := rows.Scan(&p.MatchID, &p.At, &before, &devBefore, &p.Rating, &p.Deviation, &p.Version); err != nil {
 			return nil, fmt.Errorf("store: rating history of bot %d: %w", botID, err)
 		}
 		if len(out) == 0 {
-			out = append(out, RatingPoint{At: p.At, Rating: before, Deviation: devBefore})
+			out = append(out, RatingPoint{At: p.At, Rating: before, Deviation: devBefore, Version: p.Version})
 		}
 		out = append(out, p)
 	}

@@ -33,9 +33,9 @@ func TestHistoryQueries(t *testing.T) {
 	if _, err := b.st.RatingsLock(b.ctx, "entelect", []int64{x.ID, y.ID}, store.RatingState{Rating: 1500, Deviation: 350, Volatility: 0.06}); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.st.RatingApply(b.ctx, m1.ID, "entelect", []store.RatingChange{
-		{BotID: x.ID, Outcome: "win", Before: store.RatingState{Rating: 1500, Deviation: 350}, After: store.RatingState{Rating: 1662, Deviation: 290}},
-		{BotID: y.ID, Outcome: "loss", Before: store.RatingState{Rating: 1500, Deviation: 350}, After: store.RatingState{Rating: 1338, Deviation: 290}},
+	if err := b.st.RatingApply(b.ctx, m1.ID, "entelect", "glicko2", []store.RatingChange{
+		{BotID: x.ID, Outcomes: []string{"win"}, Before: store.RatingState{Rating: 1500, Deviation: 350}, After: store.RatingState{Rating: 1662, Deviation: 290}},
+		{BotID: y.ID, Outcomes: []string{"loss"}, Before: store.RatingState{Rating: 1500, Deviation: 350}, After: store.RatingState{Rating: 1338, Deviation: 290}},
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -38,6 +38,10 @@ type MatchCreateParams struct {
 	Ranked      bool
 	RequestedBy *int64
 	Players     []MatchPlayerParams
+	// PairID, when set, makes the match the second half of the pair whose
+	// first half has that id (see MatchPair); the first half joins the pair
+	// in the same transaction.
+	PairID int64
 }
 
 // MatchCreate records a queued match with its seats. The caller enqueues
@@ -52,11 +56,20 @@ func (s *Store) MatchCreate(ctx context.Context, p MatchCreateParams) (*MatchRow
 	var id int64
 	err := s.InTx(ctx, func(_ pgx.Tx, st *Store) error {
 		err := st.db.QueryRow(ctx, `
-			INSERT INTO matches (game, map_size, seed, kind, ranked, requested_by)
-			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-			p.Game, p.MapSize, p.Seed, p.Kind, p.Ranked, p.RequestedBy).Scan(&id)
+			INSERT INTO matches (game, map_size, seed, kind, ranked, requested_by, pair_id)
+			VALUES ($1, $2, $3, $4, $5, $6, nullif($7, 0)) RETURNING id`,
+			p.Game, p.MapSize, p.Seed, p.Kind, p.Ranked, p.RequestedBy, p.PairID).Scan(&id)
 		if err != nil {
 			return interpretError(err)
+		}
+		if p.PairID != 0 {
+			tag, err := st.db.Exec(ctx, `UPDATE matches SET pair_id = id WHERE id = $1 AND pair_id IS NULL`, p.PairID)
+			if err != nil {
+				return interpretError(err)
+			}
+			if tag.RowsAffected() != 1 {
+				return fmt.Errorf("first half %d of a pair: %w", p.PairID, ErrNotFound)
+			}
 		}
 		for seat, pl := range p.Players {
 			// The version must belong to the bot: a seat is never mislabelled.
@@ -170,14 +183,19 @@ func (s *Store) MatchFinish(ctx context.Context, p MatchFinishParams) error {
 	})
 }
 
-// MatchFail records that a match could not be played (a bot's artifact is
-// missing, the rule set refused); msg is shown to the players. A match
-// that already ended is ErrMatchDone.
-func (s *Store) MatchFail(ctx context.Context, id int64, msg string) error {
+// FaultPlatform marks a match that failed because of the platform.
+const FaultPlatform = "platform"
+
+// MatchFail records that a match could not be played; msg is shown to the
+// players. fault is FaultPlatform when the platform failed it (a worker
+// lost, a build artifact missing, a sandbox that refused), empty when
+// nobody's fault stopped it (a seat without a built version). A match that
+// already ended is ErrMatchDone.
+func (s *Store) MatchFail(ctx context.Context, id int64, fault, msg string) error {
 	var got int64
 	err := s.db.QueryRow(ctx, `
-		UPDATE matches SET status = 'failed', error = $2, finished_at = now()
-		WHERE id = $1 AND status IN ('queued', 'running') RETURNING id`, id, msg).Scan(&got)
+		UPDATE matches SET status = 'failed', fault = $3, error = $2, finished_at = now()
+		WHERE id = $1 AND status IN ('queued', 'running') RETURNING id`, id, msg, fault).Scan(&got)
 	if err != nil {
 		return fmt.Errorf("store: fail match %d: %w", id, s.matchEndedOr(ctx, id, err))
 	}

@@ -62,7 +62,7 @@ func TestMatchLifecycle(t *testing.T) {
 		if _, err := b.st.MatchStart(b.ctx, m.ID); !errors.Is(err, store.ErrMatchDone) {
 			t.Fatalf("start after finish: got %v, want ErrMatchDone", err)
 		}
-		if err := b.st.MatchFail(b.ctx, m.ID, "late"); !errors.Is(err, store.ErrMatchDone) {
+		if err := b.st.MatchFail(b.ctx, m.ID, "", "late"); !errors.Is(err, store.ErrMatchDone) {
 			t.Fatalf("fail after finish: got %v, want ErrMatchDone", err)
 		}
 		got, err := b.st.MatchDetailGet(b.ctx, m.ID)
@@ -79,7 +79,7 @@ func TestMatchLifecycle(t *testing.T) {
 		a, _ := b.builtBot(t, "entelect")
 		c, _ := b.builtBot(t, "entelect")
 		m1 := b.match(t, false, a.ID, c.ID)
-		if err := b.st.MatchFail(b.ctx, m1.ID, "artifact missing"); err != nil {
+		if err := b.st.MatchFail(b.ctx, m1.ID, store.FaultPlatform, "artifact missing"); err != nil {
 			t.Fatal(err)
 		}
 		m2 := b.match(t, false, a.ID, c.ID)

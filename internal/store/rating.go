@@ -67,38 +67,42 @@ const ratingSelect = `
 	SELECT bot_id, ladder, rating, deviation, volatility, games, wins, losses, draws, last_game_at
 	FROM ratings`
 
-// RatingChange is one bot's rating change from one match.
+// RatingChange is one bot's rating change from one rating period: a
+// match, or the two halves of a pair.
 type RatingChange struct {
 	BotID int64
 	// Before and After carry Rating, Deviation and Volatility.
 	Before, After RatingState
-	// Outcome (win, loss or draw) counts the game in the bot's record.
-	Outcome string
+	// Outcomes (win, loss or draw), one per game of the period, count the
+	// games in the bot's record.
+	Outcomes []string
 }
 
-// RatingApply records a rated match's changes: one rating event per bot and
+// RatingApply records a rating period's changes: one rating event per bot,
+// on matchID (the match that closed the period), computed by method, and
 // the new current ratings. Call it after RatingsLock in the transaction
 // that records the match; rating_events' (match, bot) uniqueness refuses a
 // second application.
-func (s *Store) RatingApply(ctx context.Context, matchID int64, ladder string, changes []RatingChange) error {
+func (s *Store) RatingApply(ctx context.Context, matchID int64, ladder, method string, changes []RatingChange) error {
 	sorted := slices.Clone(changes)
 	slices.SortFunc(sorted, func(a, b RatingChange) int { return cmp.Compare(a.BotID, b.BotID) })
 	return s.InTx(ctx, func(_ pgx.Tx, st *Store) error {
 		for _, c := range sorted {
 			if _, err := st.db.Exec(ctx, `
-				INSERT INTO rating_events (match_id, bot_id, ladder, rating_before, deviation_before, volatility_before,
+				INSERT INTO rating_events (match_id, bot_id, ladder, method, rating_before, deviation_before, volatility_before,
 				                           rating_after, deviation_after, volatility_after)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-				matchID, c.BotID, ladder, c.Before.Rating, c.Before.Deviation, c.Before.Volatility,
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+				matchID, c.BotID, ladder, method, c.Before.Rating, c.Before.Deviation, c.Before.Volatility,
 				c.After.Rating, c.After.Deviation, c.After.Volatility); err != nil {
 				return fmt.Errorf("store: rating event of bot %d in match %d: %w", c.BotID, matchID, interpretError(err))
 			}
+			var rec RatingState
+			rec.Count(c.Outcomes)
 			tag, err := st.db.Exec(ctx, `
-				UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, games = games + 1,
-				       wins = wins + ($6 = 'win')::int, losses = losses + ($6 = 'loss')::int,
-				       draws = draws + ($6 = 'draw')::int, last_game_at = now()
+				UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, games = games + $6,
+				       wins = wins + $7, losses = losses + $8, draws = draws + $9, last_game_at = now()
 				WHERE bot_id = $1 AND ladder = $2`,
-				c.BotID, ladder, c.After.Rating, c.After.Deviation, c.After.Volatility, c.Outcome)
+				c.BotID, ladder, c.After.Rating, c.After.Deviation, c.After.Volatility, rec.Games, rec.Wins, rec.Losses, rec.Draws)
 			if err != nil {
 				return fmt.Errorf("store: rating of bot %d: %w", c.BotID, err)
 			}
@@ -108,6 +112,21 @@ func (s *Store) RatingApply(ctx context.Context, matchID int64, ladder string, c
 		}
 		return nil
 	})
+}
+
+// Count adds games with the given outcomes to the record.
+func (r *RatingState) Count(outcomes []string) {
+	for _, o := range outcomes {
+		r.Games++
+		switch o {
+		case "win":
+			r.Wins++
+		case "loss":
+			r.Losses++
+		case "draw":
+			r.Draws++
+		}
+	}
 }
 
 // RatingGet returns a bot's rating on a ladder.
@@ -136,10 +155,19 @@ func (s *Store) RatingListAll(ctx context.Context) ([]RatingState, error) {
 	return out, nil
 }
 
-// RatedMatch is one rated match as history replays it.
+// RatedMatch is one rating period as history replays it: the match its
+// rating events are recorded on, and the games rated together (that match
+// alone, or both halves of its pair, in match order).
 type RatedMatch struct {
 	MatchID int64
 	Ladder  string
+	Method  string
+	Games   []RatedGame
+}
+
+// RatedGame is one match of a rating period.
+type RatedGame struct {
+	MatchID int64
 	Players []RatedPlayer
 }
 
@@ -150,28 +178,30 @@ type RatedPlayer struct {
 	Outcome string
 }
 
-// RatedMatchHistory calls fn for every rated match in the order its
+// RatedMatchHistory calls fn for every rating period in the order its
 // ratings were applied (the order of its first rating event), streaming so
 // a million matches need no memory to speak of.
 func (s *Store) RatedMatchHistory(ctx context.Context, fn func(RatedMatch) error) error {
 	rows, err := s.db.Query(ctx, `
 		WITH applied AS (
-			SELECT match_id, min(ladder) AS ladder, min(id) AS first_event FROM rating_events GROUP BY match_id)
-		SELECT a.match_id, a.ladder, p.bot_id, p.rank, p.outcome
+			SELECT match_id, min(ladder) AS ladder, min(method) AS method, min(id) AS first_event
+			FROM rating_events GROUP BY match_id)
+		SELECT a.match_id, a.ladder, a.method, h.id, p.bot_id, p.rank, p.outcome
 		FROM applied a
-		JOIN match_players p ON p.match_id = a.match_id
-		JOIN rating_events e ON e.match_id = a.match_id AND e.bot_id = p.bot_id
-		ORDER BY a.first_event, p.seat`)
+		JOIN matches m ON m.id = a.match_id
+		JOIN matches h ON h.id = a.match_id OR h.pair_id = m.pair_id
+		JOIN match_players p ON p.match_id = h.id
+		ORDER BY a.first_event, h.id, p.seat`)
 	if err != nil {
 		return fmt.Errorf("store: rated match history: %w", err)
 	}
 	defer rows.Close()
 	var cur RatedMatch
 	for rows.Next() {
-		var id int64
-		var ladder string
+		var id, half int64
+		var ladder, method string
 		var p RatedPlayer
-		if err := rows.Scan(&id, &ladder, &p.BotID, &p.Rank, &p.Outcome); err != nil {
+		if err := rows.Scan(&id, &ladder, &method, &half, &p.BotID, &p.Rank, &p.Outcome); err != nil {
 			return fmt.Errorf("store: rated match history: %w", err)
 		}
 		if id != cur.MatchID && cur.MatchID != 0 {
@@ -180,8 +210,12 @@ func (s *Store) RatedMatchHistory(ctx context.Context, fn func(RatedMatch) error
 			}
 			cur = RatedMatch{}
 		}
-		cur.MatchID, cur.Ladder = id, ladder
-		cur.Players = append(cur.Players, p)
+		cur.MatchID, cur.Ladder, cur.Method = id, ladder, method
+		if n := len(cur.Games); n == 0 || cur.Games[n-1].MatchID != half {
+			cur.Games = append(cur.Games, RatedGame{MatchID: half})
+		}
+		g := &cur.Games[len(cur.Games)-1]
+		g.Players = append(g.Players, p)
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("store: rated match history: %w", err)
@@ -190,6 +224,53 @@ func (s *Store) RatedMatchHistory(ctx context.Context, fn func(RatedMatch) error
 		return fn(cur)
 	}
 	return nil
+}
+
+// PairHalf is one half of a pair as the rating of the pair needs it.
+type PairHalf struct {
+	MatchID int64
+	Status  string
+	Players []RatedPlayer
+}
+
+// MatchPairLock locks both halves of the pair pairID, in id order, until
+// the transaction ends, and returns them with their seats' results. The
+// worker recording a half calls it before anything else, so the two halves
+// finishing at once are recorded one after the other: the later one sees
+// the earlier finished, and rates the pair.
+func (s *Store) MatchPairLock(ctx context.Context, pairID int64) ([]PairHalf, error) {
+	var out []PairHalf
+	err := s.InTx(ctx, func(_ pgx.Tx, st *Store) error {
+		rows, err := st.db.Query(ctx, `
+			SELECT id, status FROM matches WHERE pair_id = $1 ORDER BY id FOR UPDATE`, pairID)
+		if err != nil {
+			return err
+		}
+		halves, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (PairHalf, error) {
+			var h PairHalf
+			return h, r.Scan(&h.MatchID, &h.Status)
+		})
+		if err != nil {
+			return err
+		}
+		for i := range halves {
+			rows, err := st.db.Query(ctx, `
+				SELECT bot_id, rank, outcome FROM match_players WHERE match_id = $1 ORDER BY seat`, halves[i].MatchID)
+			if err != nil {
+				return err
+			}
+			halves[i].Players, err = pgx.CollectRows(rows, pgx.RowToStructByPos[RatedPlayer])
+			if err != nil {
+				return err
+			}
+		}
+		out = halves
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: lock pair %d: %w", pairID, err)
+	}
+	return out, nil
 }
 
 // RatingReplace overwrites a bot's current rating and record, for the

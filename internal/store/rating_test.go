@@ -23,10 +23,10 @@ func TestRatings(t *testing.T) {
 			t.Fatalf("got %+v", got)
 		}
 		changes := []store.RatingChange{
-			{BotID: a.ID, Before: got[a.ID], After: store.RatingState{Rating: 1662.3, Deviation: 290.3, Volatility: 0.06}, Outcome: "win"},
-			{BotID: c.ID, Before: got[c.ID], After: store.RatingState{Rating: 1337.7, Deviation: 290.3, Volatility: 0.06}, Outcome: "loss"},
+			{BotID: a.ID, Before: got[a.ID], After: store.RatingState{Rating: 1662.3, Deviation: 290.3, Volatility: 0.06}, Outcomes: []string{"win"}},
+			{BotID: c.ID, Before: got[c.ID], After: store.RatingState{Rating: 1337.7, Deviation: 290.3, Volatility: 0.06}, Outcomes: []string{"loss"}},
 		}
-		if err := b.st.RatingApply(b.ctx, m.ID, "entelect", changes); err != nil {
+		if err := b.st.RatingApply(b.ctx, m.ID, "entelect", "glicko2", changes); err != nil {
 			t.Fatal(err)
 		}
 		ra, err := b.st.RatingGet(b.ctx, a.ID, "entelect")
@@ -37,7 +37,7 @@ func TestRatings(t *testing.T) {
 			t.Fatalf("got %+v", ra)
 		}
 		// Applying the same match again is refused by rating_events.
-		err = b.st.RatingApply(b.ctx, m.ID, "entelect", changes)
+		err = b.st.RatingApply(b.ctx, m.ID, "entelect", "glicko2", changes)
 		if !errors.Is(err, store.ErrConflict) {
 			t.Fatalf("second apply: got %v, want ErrConflict", err)
 		}
@@ -51,7 +51,7 @@ func TestRatings(t *testing.T) {
 		a, _ := b.builtBot(t, "entelect")
 		c, _ := b.builtBot(t, "entelect")
 		m := b.match(t, true, a.ID, c.ID)
-		err := b.st.RatingApply(b.ctx, m.ID, "entelect", []store.RatingChange{{BotID: a.ID, Outcome: "win"}})
+		err := b.st.RatingApply(b.ctx, m.ID, "entelect", "glicko2", []store.RatingChange{{BotID: a.ID, Outcomes: []string{"win"}}})
 		if !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("got %v", err)
 		}
@@ -70,8 +70,8 @@ func TestRatings(t *testing.T) {
 				{Seat: 0, Outcome: "win", Rank: 1}, {Seat: 1, Outcome: "loss", Rank: 2}}}); err != nil {
 				t.Fatal(err)
 			}
-			ch := []store.RatingChange{{BotID: a.ID, After: start, Outcome: "win"}, {BotID: c.ID, After: start, Outcome: "loss"}}
-			if err := b.st.RatingApply(b.ctx, m, "entelect", ch); err != nil {
+			ch := []store.RatingChange{{BotID: a.ID, After: start, Outcomes: []string{"win"}}, {BotID: c.ID, After: start, Outcomes: []string{"loss"}}}
+			if err := b.st.RatingApply(b.ctx, m, "entelect", "glicko2", ch); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -84,7 +84,7 @@ func TestRatings(t *testing.T) {
 		if len(seen) != 2 || seen[0].MatchID != m2.ID || seen[1].MatchID != m1.ID {
 			t.Fatalf("got %+v", seen)
 		}
-		if p := seen[0].Players; len(p) != 2 || p[0].BotID != c.ID || p[0].Rank != 1 || p[1].Outcome != "loss" {
+		if p := seen[0].Games[0].Players; len(seen[0].Games) != 1 || len(p) != 2 || p[0].BotID != c.ID || p[0].Rank != 1 || p[1].Outcome != "loss" {
 			t.Fatalf("players %+v", p)
 		}
 	})

@@ -64,6 +64,21 @@ func (s *Store) InTx(ctx context.Context, fn func(tx pgx.Tx, st *Store) error) e
 	})
 }
 
+// InSnapshot runs fn in a read-only transaction that sees the database as
+// it was when the transaction started (repeatable read), so a long read of
+// several tables (the ratings and their whole history) is consistent while
+// matches go on finishing. Inside a transaction it runs in that one.
+func (s *Store) InSnapshot(ctx context.Context, fn func(st *Store) error) error {
+	if _, ok := s.db.(pgx.Tx); ok {
+		return s.InTx(ctx, func(_ pgx.Tx, st *Store) error { return fn(st) })
+	}
+	if s.pool == nil {
+		return errors.New("store: no pool to begin a transaction on")
+	}
+	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+	return pgx.BeginTxFunc(ctx, s.pool, opts, func(tx pgx.Tx) error { return fn(NewTx(tx)) })
+}
+
 // interpretError maps driver errors to the store's errors, once, here.
 func interpretError(err error) error {
 	if errors.Is(err, pgx.ErrNoRows) {

@@ -22,7 +22,12 @@ type MatchRow struct {
 	Summary    json.RawMessage
 	CreatedAt  time.Time
 	FinishedAt *time.Time
-	Players    []MatchPlayerRow
+	// PairID is the id of the first half of the pair the match is a half
+	// of; nil for a match that stands alone.
+	PairID *int64
+	// Fault is FaultPlatform for a match the platform failed.
+	Fault   string
+	Players []MatchPlayerRow
 }
 
 // MatchPlayerRow is one seat of a match.
@@ -48,12 +53,12 @@ type MatchPlayerRow struct {
 }
 
 const matchColumns = `m.id, m.game, m.kind, m.ranked, m.status, m.rounds, m.map_size, m.seed, m.replay_key,
-	m.error, m.summary, m.created_at, m.finished_at`
+	m.error, m.summary, m.created_at, m.finished_at, m.pair_id, m.fault`
 
 func scanMatch(row interface{ Scan(...any) error }) (*MatchRow, error) {
 	var m MatchRow
 	err := row.Scan(&m.ID, &m.Game, &m.Kind, &m.Ranked, &m.Status, &m.Rounds, &m.MapSize, &m.Seed, &m.ReplayKey,
-		&m.Error, &m.Summary, &m.CreatedAt, &m.FinishedAt)
+		&m.Error, &m.Summary, &m.CreatedAt, &m.FinishedAt, &m.PairID, &m.Fault)
 	if err != nil {
 		return nil, interpretError(err)
 	}

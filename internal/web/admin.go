@@ -65,6 +65,15 @@ func (h *Handler) adminView(r *http.Request) (*page.AdminView, error) {
 		return nil, err
 	}
 	v := &page.AdminView{Base: h.base(r, "Admin"), Matches: matches, Audit: audit}
+	switch c, err := h.store.RatingCheckLatest(ctx); {
+	case err == nil:
+		v.RatingCheck = c
+	case !errors.Is(err, store.ErrNotFound):
+		return nil, err
+	}
+	if v.PlatformFailures, err = h.store.PlatformFailures(ctx, store.PlatformFailureParams{Limit: 30, WithHidden: true}); err != nil {
+		return nil, err
+	}
 	for _, p := range periodic {
 		late := p.Overdue(h.now())
 		v.Periodic = append(v.Periodic, page.PeriodicLine{PeriodicRun: p, Overdue: late})

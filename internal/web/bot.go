@@ -85,6 +85,10 @@ func (h *Handler) botView(r *http.Request) (*page.BotView, error) {
 	}
 	v := &page.BotView{Base: h.base(r, b.Name), Bot: b, Versions: versions, History: history, Chart: page.RatingChart(points)}
 	v.IsOwner = v.UserID == b.OwnerID
+	v.PlatformFailures, err = h.store.PlatformFailures(ctx, store.PlatformFailureParams{BotID: id, Limit: 10, WithHidden: seesHidden(r)})
+	if err != nil {
+		return nil, err
+	}
 	if v.Ladder, err = h.battleService().BotLadder(ctx, id); err != nil {
 		return nil, err
 	}

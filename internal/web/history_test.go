@@ -22,11 +22,11 @@ func rate(t *testing.T, b *testBundle, matchID int64, changes map[int64][2]float
 	}
 	var cs []store.RatingChange
 	for id, c := range changes {
-		cs = append(cs, store.RatingChange{BotID: id, Outcome: outcomes[id],
+		cs = append(cs, store.RatingChange{BotID: id, Outcomes: []string{outcomes[id]},
 			Before: store.RatingState{Rating: c[0], Deviation: 300, Volatility: 0.06},
 			After:  store.RatingState{Rating: c[1], Deviation: 250, Volatility: 0.06}})
 	}
-	if err := b.st.RatingApply(b.ctx, matchID, "entelect", cs); err != nil {
+	if err := b.st.RatingApply(b.ctx, matchID, "entelect", "glicko2", cs); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -55,11 +55,33 @@ func (h *Handler) matchPage(w http.ResponseWriter, r *http.Request) {
 		})
 	}
 	v := page.MatchView{Base: b, Match: m}
+	if err := h.matchRatings(r.Context(), &v); err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	if m.Status == "queued" || m.Status == "running" {
 		v.Refresh, v.RefreshNoScript = 5, true
 	}
 	v.Viewer = h.matchViewer(r, m, b.UserID)
 	h.render(w, r, http.StatusOK, page.Match(v))
+}
+
+// matchRatings adds what the match did to the ratings, and for a half of a
+// pair both halves, to the match page.
+func (h *Handler) matchRatings(ctx context.Context, v *page.MatchView) error {
+	if !v.Match.Ranked {
+		return nil
+	}
+	var err error
+	if v.Ratings, err = h.store.MatchRatingEvents(ctx, v.Match); err != nil {
+		return err
+	}
+	if v.Match.PairID != nil {
+		if v.Pair, err = h.store.MatchPairHalves(ctx, *v.Match.PairID); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (h *Handler) replayDownload(w http.ResponseWriter, r *http.Request) {

@@ -31,7 +31,7 @@ func TestGettingStarted(t *testing.T) {
 			`href="/bots/new?game=deepship"`}},
 		{"an unknown game", visitor, "/play/chess", 404, []string{"no game called"}},
 		{"leaderboard links its game and explains ranking", visitor, "/leaderboard?game=brainjar", 200, []string{`href="/play/brainjar"`,
-			"How ranking works", "± is two deviations", "conservative rating", `href="/docs/competition#ratings"`}},
+			"How ranking works", "± on every page is two deviations", "conservative rating", `href="/docs/competition#ratings"`}},
 		{"upload form follows the game", ann, "/bots/new?game=deepship", 200, []string{"An In Deep Ship bot is a folder with <code>entry.zon</code>",
 			`name="game" value="deepship"`, `href="/play/deepship"`}},
 		{"upload form without a game", ann, "/bots/new", 200, []string{"Choose your bot", "<code>entry.zon</code> for In Deep Ship"}},

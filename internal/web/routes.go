@@ -55,6 +55,8 @@ func (h *Handler) Routes() http.Handler {
 		r.Get("/docs/{name}", h.docPage)
 		r.Get("/play", h.playIndex)
 		r.Get("/play/{game}", h.playPage)
+		r.Get("/ratings/events", h.ratingEvents)
+		r.Get("/ratings/events.csv", h.ratingEventsCSV)
 		r.Get("/bots/{id}", h.botPage)
 		r.Get("/bots/{id}/history", h.botHistory)
 		r.Get("/bots/{id}/versions/{n}/events", h.buildEvents)

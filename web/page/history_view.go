@@ -87,8 +87,16 @@ type Chart struct {
 	YTicks        []ChartTick
 	XFirst, XLast string
 	Points        int
+	// Versions mark where a new bot version played its first rated match.
+	Versions []ChartMark
 	// Summary describes the chart in words for screen readers.
 	Summary string
+}
+
+// ChartMark is a labelled vertical line at X.
+type ChartMark struct {
+	X     float64
+	Label string
 }
 
 // ChartTick is one labelled gridline.
@@ -132,6 +140,11 @@ func RatingChart(points []store.RatingPoint) Chart {
 		upper = append(upper, xy(x(i), y(p.Rating+2*p.Deviation)))
 		lower = append([]string{xy(x(i), y(p.Rating-2*p.Deviation))}, lower...)
 	}
+	for i := 1; i < len(points); i++ {
+		if points[i].Version != points[i-1].Version {
+			c.Versions = append(c.Versions, ChartMark{X: x(i), Label: "v" + itoa(points[i].Version)})
+		}
+	}
 	c.Line = strings.Join(line, " ")
 	c.Band = strings.Join(append(upper, lower...), " ")
 	for i := range chartTicks {
@@ -169,7 +182,11 @@ func (c Chart) PlotRight() string { return itoa(chartW - chartRight) }
 func (c Chart) PlotBottom() string {
 	return itoa(chartH - chartBottom)
 }
-func (c Chart) LabelY() string { return itoa(chartH - 8) }
+func (c Chart) LabelY() string  { return itoa(chartH - 8) }
+func (c Chart) PlotTop() string { return itoa(chartTop) }
+
+// chartTopF is the plot's top edge, for labels placed below it.
+const chartTopF = float64(chartTop)
 
 func fmtY(y float64) string { return strconv.FormatFloat(y, 'f', 1, 64) }
 

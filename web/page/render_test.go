@@ -264,6 +264,20 @@ func renderCases(t *testing.T) map[string][]templ.Component {
 	}
 	runningPage := page.Match(page.MatchView{Base: visitor, Match: &running})
 	failedPage := page.Match(page.MatchView{Base: ann, Match: &failed})
+	ratingEvents := []store.RatingEventRow{
+		{ID: 1, MatchID: 7, BotID: 10, BotName: "Python3 Starter", Ladder: "entelect", Method: "glicko2",
+			Before: store.Rating{Rating: 1500, Deviation: 350}, After: store.Rating{Rating: 1662.3, Deviation: 290.3}, CreatedAt: now},
+		{ID: 2, MatchID: 7, BotID: 11, BotName: "entelect-python3", Ladder: "entelect", Method: "glicko2",
+			Before: store.Rating{Rating: 1500, Deviation: 350}, After: store.Rating{Rating: 1337.7, Deviation: 290.3}, CreatedAt: now},
+	}
+	ffaEvents := []store.RatingEventRow{
+		{ID: 3, MatchID: 9, BotID: 12, BotName: "Kraken", Ladder: "hitandsunk", Method: "wenglin",
+			Before: store.Rating{Rating: 25, Deviation: 8.3}, After: store.Rating{Rating: 27.1, Deviation: 7.9}, CreatedAt: now},
+	}
+	pairedPage := page.MatchView{Base: ann, Match: &finished, Ratings: ratingEvents, Pair: []int64{7, 8}}
+	secondHalf := page.MatchView{Base: ann, Match: &running, Pair: []int64{7, 8}}
+	failures := []store.PlatformFailure{{MatchID: 9, Game: "entelect", Kind: "ladder", Ranked: true, Attempts: 5,
+		Error: "the worker was lost 5 times", FinishedAt: &now, Bots: []string{"Kraken", "Orca"}}}
 
 	admin := page.AdminView{Base: olga, Queue: []page.QueueLine{{Kind: "ladder", Count: 2}}, QueueTotal: 2,
 		Periodic: []page.PeriodicLine{{PeriodicRun: store.PeriodicRun{Name: "ladder_tick", Interval: 30 * time.Second, Runs: 12,
@@ -287,7 +301,18 @@ func renderCases(t *testing.T) map[string][]templ.Component {
 		"BotLadderLine":   components(ladders, page.BotLadderLine),
 		"Matches": {page.Matches(page.MatchesView{Base: visitor, Matches: matches, Games: []string{"entelect", "brainjar"}, Game: "brainjar", Bot: "10",
 			Pager: page.Pager{Page: 1, HasNext: true}})},
-		"Match": append(matchPages, runningPage, failedPage),
+		"Match":         append(matchPages, runningPage, failedPage),
+		"ReplayCommand": {page.ReplayCommand(&finished), page.ReplayCommand(&running)},
+		"PairNote":      {page.PairNote(pairedPage), page.PairNote(secondHalf)},
+		"RatingChanges": {page.RatingChanges(pairedPage), page.RatingChanges(secondHalf),
+			page.RatingChanges(page.MatchView{Base: ann, Match: &failed})},
+		"PlatformFailures": {page.PlatformFailures(failures, true), page.PlatformFailures(failures, false)},
+		"HowRankingWorks":  {page.HowRankingWorks()},
+		"RatingEvents": {
+			page.RatingEvents(page.RatingEventsView{Base: visitor, Game: "entelect", Games: []string{"entelect", "hitandsunk"}, Day: now, Events: ratingEvents}),
+			page.RatingEvents(page.RatingEventsView{Base: visitor, Game: "hitandsunk", Games: []string{"entelect", "hitandsunk"}, Day: now, Events: ffaEvents}),
+			page.RatingEvents(page.RatingEventsView{Base: visitor, Game: "brainjar", Day: now}),
+		},
 		"Bot": {
 			page.Bot(page.BotView{Base: ann, Bot: bot, Versions: versions, History: history, Chart: chart, Ladder: ladders[1], IsOwner: true,
 				OwnerClan: clan, Notice: "Renamed."}),

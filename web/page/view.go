@@ -74,6 +74,25 @@ type LeaderboardView struct {
 	Playing []store.MatchRow
 }
 
+// RatingEventsView is a game's rating events of one UTC day.
+type RatingEventsView struct {
+	Base
+	Game   string
+	Games  []string
+	Day    time.Time
+	Events []store.RatingEventRow
+}
+
+// DayURL links the page of the day d days from this one.
+func (v RatingEventsView) DayURL(d int) string {
+	return "/ratings/events?game=" + v.Game + "&day=" + v.Day.AddDate(0, 0, d).Format(time.DateOnly)
+}
+
+// CSVURL links this page's events as CSV.
+func (v RatingEventsView) CSVURL() string {
+	return "/ratings/events.csv?game=" + v.Game + "&day=" + v.Day.Format(time.DateOnly)
+}
+
 // Pager links the pages of a long list.
 type Pager struct {
 	Page    int
@@ -132,8 +151,11 @@ type BotView struct {
 	IsOwner   bool
 	// MyBots are the viewer's bots of the same game that could challenge this one.
 	MyBots []store.BotOwnedRow
-	Error  string
-	Notice string
+	// PlatformFailures are the bot's latest matches the platform failed:
+	// not rated, with why.
+	PlatformFailures []store.PlatformFailure
+	Error            string
+	Notice           string
 }
 
 // MatchesView is the match list.
@@ -180,6 +202,11 @@ func (v MatchesView) filters(game string) string {
 type MatchView struct {
 	Base
 	Match *store.MatchRow
+	// Ratings are the rating changes of a ranked match (for a half of a
+	// pair, the pair's), empty until it is rated.
+	Ratings []store.RatingEventRow
+	// Pair are the ids of both halves when the match is one, in order.
+	Pair []int64
 	// Viewer is the replay at the round asked for, nil when the match has
 	// no replay to show yet.
 	Viewer *Viewer

@@ -1,0 +1,65 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/broadside/broadside/internal/command"
+	"github.com/broadside/broadside/internal/sandbox"
+)
+
+// fixedRunner returns one result for every command.
+type fixedRunner struct{ res sandbox.Result }
+
+func (f fixedRunner) Run(context.Context, sandbox.Cmd) (sandbox.Result, error) { return f.res, nil }
+func (f fixedRunner) Start(context.Context, sandbox.Cmd) (sandbox.Process, error) {
+	return nil, errors.New("not used")
+}
+
+// TestOverloadGuard: only a time-out starved of CPU on a contended machine
+// is the platform's; the bot's own time-outs still count.
+func TestOverloadGuard(t *testing.T) {
+	const wall = time.Second
+	tests := []struct {
+		name     string
+		res      sandbox.Result
+		stall    time.Duration // CPU stall during the command
+		psi      bool
+		platform bool
+	}{
+		{"starved on a busy machine", sandbox.Result{TimedOut: true, Wall: wall, CPU: 100 * time.Millisecond}, 800 * time.Millisecond, true, true},
+		{"sleeping on a quiet machine", sandbox.Result{TimedOut: true, Wall: wall, CPU: 10 * time.Millisecond}, 50 * time.Millisecond, true, false},
+		{"computing while the machine is busy", sandbox.Result{TimedOut: true, Wall: wall, CPU: 1900 * time.Millisecond}, 900 * time.Millisecond, true, false},
+		{"answered in time", sandbox.Result{Wall: 200 * time.Millisecond}, 200 * time.Millisecond, true, false},
+		{"no pressure measured", sandbox.Result{TimedOut: true, Wall: wall}, wall, false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var clock time.Duration
+			g := overloadGuard{Runner: fixedRunner{tc.res}, stall: func() (time.Duration, bool) {
+				now := clock
+				clock += tc.stall // the second reading is after the command
+				return now, tc.psi
+			}}
+			res, err := g.Run(context.Background(), sandbox.Cmd{Args: []string{"bot"}})
+			if got := errors.Is(err, command.ErrPlatform); got != tc.platform {
+				t.Fatalf("platform fault %v (%v), want %v", got, err, tc.platform)
+			}
+			if res.TimedOut != tc.res.TimedOut {
+				t.Fatal("result changed")
+			}
+		})
+	}
+}
+
+func TestParsePressure(t *testing.T) {
+	got, ok := parsePressure([]byte("some avg10=25.68 avg60=70.72 avg300=89.60 total=8992249223\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"))
+	if !ok || got != 8992249223*time.Microsecond {
+		t.Fatalf("got %v %v", got, ok)
+	}
+	if _, ok := parsePressure([]byte("full total=3\n")); ok {
+		t.Fatal("a file without a some line read as measured")
+	}
+}
