@@ -305,9 +305,20 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("sandbox with a virtualenv first on PATH", func(t *testing.T) {
 		t.Parallel()
 		// python3 of the virtualenv is a link into it, and the virtualenv
-		// sits in a temporary folder the sandbox's own /tmp hides.
+		// sits in a temporary folder the sandbox's own /tmp hides. Logs
+		// name the interpreter without its path, so a sitecustomize only
+		// this virtualenv's python imports says which one ran.
 		venv := filepath.Join(t.TempDir(), "venv")
 		runIn(t, ".", "python3", "-m", "venv", "--without-pip", venv)
+		const marker = "started by the python of the virtualenv"
+		sitePackages, _ := filepath.Glob(filepath.Join(venv, "lib", "python3*", "site-packages"))
+		if len(sitePackages) != 1 {
+			t.Fatalf("the virtualenv has no one site-packages folder: %v", sitePackages)
+		}
+		custom := "import sys\nsys.stderr.write(" + strconv.Quote(marker+"\n") + ")\n"
+		if err := os.WriteFile(filepath.Join(sitePackages[0], "sitecustomize.py"), []byte(custom), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		replay := filepath.Join(t.TempDir(), "replay")
 		py := filepath.Join(k.bots, "entelect-python3")
 		r := k.playEnv(t, []string{"PATH=" + filepath.Join(venv, "bin") + ":" + os.Getenv("PATH")}, "",
@@ -327,10 +338,10 @@ func TestEndToEnd(t *testing.T) {
 		var found bool
 		for _, l := range logs {
 			b, _ := os.ReadFile(l)
-			found = found || strings.Contains(string(b), "Executing process "+filepath.Join(venv, "bin", "python3"))
+			found = found || strings.Contains(string(b), "Output from bot: "+marker)
 		}
 		if !found {
-			t.Errorf("no log of round 0 says the bot ran with %s: %v", filepath.Join(venv, "bin", "python3"), logs)
+			t.Errorf("no log of round 0 says the bot ran with the virtualenv's python: %v", logs)
 		}
 	})
 }
