@@ -172,7 +172,10 @@ func newDriver(t *testing.T, ctx context.Context, base string) driver {
 
 func (d driver) fail(what string, err error) {
 	d.t.Helper()
-	html, _ := chromedp.Run(d.browser, chromedp.OuterHTML(chromedp.CSS("main")))
+	// A bound: the browser may be the part that is stuck.
+	ctx, cancel := context.WithTimeout(d.browser, 10*time.Second)
+	defer cancel()
+	html, _ := chromedp.Run(ctx, chromedp.OuterHTML(chromedp.CSS("main")))
 	d.t.Fatalf("%s: %v\npage: %s", what, err, html)
 }
 

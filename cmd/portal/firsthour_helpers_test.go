@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,6 +18,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // newcomer is the first-hour test's contestant in headless Chromium, with
@@ -30,30 +33,46 @@ type newcomer struct {
 }
 
 // visit opens url and waits until it has loaded and the element of the
-// CSS selector sel is visible. It does not wait on the load event of the
-// navigation it starts: a bot page that reloads itself when a build ends
-// may replace that navigation, which then never reports its load. The
-// page's state is read until it is the address asked for, loaded; like
-// waitFor, that polls another process, the browser.
+// CSS selector sel is visible. A bot page that reloads itself when a build
+// ends may replace the navigation visit starts, and Chromium may then
+// never answer that navigation: so each navigation gets a short wait, the
+// page's state is read until it is the address asked for, loaded, and the
+// navigation is asked again when it is not. The whole visit has a bound of
+// its own, so a page that never loads fails the test with a screenshot
+// instead of holding the suite.
 func (nc *newcomer) visit(what, url, sel string) {
 	nc.t.Helper()
 	nc.begin(what)
-	ctx, cancel := nc.stepContext()
+	stepCtx, cancel := nc.stepContext()
 	defer cancel()
-	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.Navigate, page.NavigateParams{URL: url})
-		return err
-	}))
+	ctx, cancelVisit := context.WithTimeout(stepCtx, testenv.Scaled(5*time.Minute))
+	defer cancelVisit()
 	want := "complete " + strings.Split(url, "#")[0]
-	for err == nil {
-		state, serr := chromedp.Run(ctx, chromedp.Evaluate[string](`document.readyState + " " + location.href.split("#")[0]`))
-		if serr == nil && state == want {
+	var err error
+	for loaded := false; !loaded && err == nil; {
+		navCtx, cancelNav := context.WithTimeout(ctx, 15*time.Second)
+		nerr := chromedp.Do(navCtx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, page.Navigate, page.NavigateParams{URL: url})
+			return err
+		}))
+		cancelNav()
+		if nerr != nil && !errors.Is(nerr, context.DeadlineExceeded) && ctx.Err() == nil {
+			err = nerr
 			break
 		}
-		select {
-		case <-ctx.Done():
-			err = fmt.Errorf("the page did not load: %s (%v)", state, serr)
-		case <-time.After(100 * time.Millisecond):
+		var state string
+		var serr error
+		for again := time.Now().Add(15 * time.Second); time.Now().Before(again); {
+			state, serr = chromedp.Run(ctx, chromedp.Evaluate[string](`document.readyState + " " + location.href.split("#")[0]`))
+			if serr == nil && state == want {
+				loaded = true
+				break
+			}
+			if ctx.Err() != nil {
+				err = fmt.Errorf("the page did not load: %s (%v)", state, serr)
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
 		}
 	}
 	if err == nil {
