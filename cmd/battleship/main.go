@@ -220,7 +220,7 @@ func newRunner(ctx context.Context, confined bool, log *slog.Logger) (sandbox.Ru
 		cgroups.Close()
 		return nil, nil, fmt.Errorf("--sandbox: this machine cannot confine bots: %w", err)
 	}
-	b, err := sandbox.NewBwrap(sandbox.BwrapConfig{TurnDefaults: sandbox.TurnDefaults(), Logger: log})
+	b, err := sandbox.NewMatchSandbox(log)
 	if err != nil {
 		cgroups.Close()
 		return nil, nil, fmt.Errorf("--sandbox: %w", err)

@@ -96,7 +96,7 @@ func TestCalibrateInSandbox(t *testing.T) {
 	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(ctx)))
 	need(t, "python3")
 	need(t, "mcs")
-	bw, err := sandbox.NewBwrap(sandbox.BwrapConfig{})
+	bw, err := sandbox.NewMatchSandbox(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 func runner(t *testing.T) sandbox.Runner {
 	t.Helper()
 	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(context.Background())))
-	b, err := sandbox.NewBwrap(sandbox.BwrapConfig{DiskBytes: 1 << 30})
+	b, err := sandbox.NewBuildSandbox(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package jobs_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,8 +12,10 @@ import (
 	"time"
 
 	"github.com/broadside/broadside/internal/blob"
+	"github.com/broadside/broadside/internal/sandbox"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testblob"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // fleetWorker is one worker process of a fleet, with its own work folder.
@@ -26,12 +29,14 @@ type fleetWorker struct {
 // test or the other workers but the database and the S3 bucket.
 func startFleetWorker(t *testing.T, bin, dbURL, bucketURL string) *fleetWorker {
 	t.Helper()
+	// The bots are untrusted code, as in production: never unconfined.
+	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(context.Background())))
 	w := &fleetWorker{workDir: t.TempDir(), out: &syncBuffer{}}
 	w.cmd = exec.Command(bin)
 	w.cmd.Dir = t.TempDir()
 	w.cmd.Stdout, w.cmd.Stderr = w.out, w.out
 	w.cmd.Env = append(append(os.Environ(), testblob.Env()...),
-		"DATABASE_URL="+dbURL, "BLOB_URL="+bucketURL, "SANDBOX=auto", "LOG_LEVEL=debug",
+		"DATABASE_URL="+dbURL, "BLOB_URL="+bucketURL, "SANDBOX=required", "LOG_LEVEL=debug",
 		"WORKER_CONCURRENCY=1", "WORKER_BUILD_CONCURRENCY=1", "WORK_DIR="+w.workDir,
 		// Limits short enough that River rescues a killed worker's job
 		// within the test, long enough for a Python match on a busy machine.

@@ -14,7 +14,9 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/broadside/broadside/internal/sandbox"
 	"github.com/broadside/broadside/internal/testdb"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // syncBuffer collects a process's output while it runs.
@@ -57,11 +59,13 @@ func workerProcessSetup(t *testing.T) (bin, dbURL string, pool *pgxpool.Pool) {
 // env adds or overrides variables.
 func startWorkerProcess(t *testing.T, bin, dbURL, blobDir, workDir string, env ...string) (*exec.Cmd, *syncBuffer) {
 	t.Helper()
+	// The bots are untrusted code, as in production: never unconfined.
+	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(context.Background())))
 	cmd := exec.Command(bin)
 	out := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.Env = append(os.Environ(),
-		"DATABASE_URL="+dbURL, "BLOB_URL="+blobDir, "SANDBOX=auto", "LOG_LEVEL=debug",
+		"DATABASE_URL="+dbURL, "BLOB_URL="+blobDir, "SANDBOX=required", "LOG_LEVEL=debug",
 		"WORKER_CONCURRENCY=1", "WORKER_BUILD_CONCURRENCY=1", "WORK_DIR="+workDir,
 		// Heartbeats every second, dead after three: the killed worker's
 		// job must come back through its heartbeats going silent, long

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -76,10 +77,10 @@ func TestLadderBurstStarvesNeither(t *testing.T) {
 		builds <- j.Args.VersionID
 		return nil
 	}))
-	rc, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
-		Queues:  map[string]river.QueueConfig{QueueMatch: {MaxWorkers: 1}, QueueBuild: {MaxWorkers: 1}},
-		Workers: workers, FetchPollInterval: 100 * time.Millisecond,
-	})
+	// The worker's own River configuration, with one slot per queue.
+	deps := Deps{Logger: slog.New(slog.DiscardHandler), WorkerID: "priority-test", Timeouts: DefaultTimeouts()}
+	queues := map[string]river.QueueConfig{QueueMatch: {MaxWorkers: 1}, QueueBuild: {MaxWorkers: 1}}
+	rc, err := river.NewClient(riverpgxv5.New(pool), riverConfig(deps, queues, workers, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,11 +23,11 @@ type Sandboxes struct {
 
 // NewSandboxes returns the worker's sandboxes; log may be nil.
 func NewSandboxes(log *slog.Logger) (Sandboxes, error) {
-	match, err := sandbox.NewBwrap(sandbox.BwrapConfig{Logger: log, TurnDefaults: sandbox.TurnDefaults()})
+	match, err := sandbox.NewMatchSandbox(log)
 	if err != nil {
 		return Sandboxes{}, fmt.Errorf("sandbox: %w", err)
 	}
-	build, err := sandbox.NewBwrap(sandbox.BwrapConfig{Logger: log, DiskBytes: 2 << 30, TmpBytes: 256 << 20})
+	build, err := sandbox.NewBuildSandbox(log)
 	if err != nil {
 		return Sandboxes{}, fmt.Errorf("sandbox: %w", err)
 	}

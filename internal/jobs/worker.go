@@ -161,7 +161,21 @@ func NewWorker(deps Deps) (*Worker, error) {
 		_ = dir.release()
 		return nil, errors.New("jobs: worker has nothing to run (no rule sets or builder, or zero concurrency)")
 	}
-	rc, err := river.NewClient(riverpgxv5.New(deps.Pool), &river.Config{
+	rc, err := river.NewClient(riverpgxv5.New(deps.Pool), riverConfig(deps, queues, workers, periodic))
+	if err != nil {
+		_ = dir.release()
+		return nil, fmt.Errorf("jobs: new worker: %w", err)
+	}
+	if deps.Scheduler != nil {
+		deps.Scheduler.attach(&Client{river: rc})
+	}
+	return &Worker{river: rc, deps: deps, dir: dir, started: time.Now()}, nil
+}
+
+// riverConfig is the worker's River configuration over queues, workers
+// and periodic jobs; tests of how River hands out jobs use it too.
+func riverConfig(deps Deps, queues map[string]river.QueueConfig, workers *river.Workers, periodic []*river.PeriodicJob) *river.Config {
+	return &river.Config{
 		ID:                   deps.WorkerID,
 		Queues:               queues,
 		Workers:              workers,
@@ -172,15 +186,7 @@ func NewWorker(deps Deps) (*Worker, error) {
 		PeriodicJobs:         periodic,
 		// Retries of a match start soon: most failures are a lost worker.
 		RetryPolicy: &retryPolicy{},
-	})
-	if err != nil {
-		_ = dir.release()
-		return nil, fmt.Errorf("jobs: new worker: %w", err)
 	}
-	if deps.Scheduler != nil {
-		deps.Scheduler.attach(&Client{river: rc})
-	}
-	return &Worker{river: rc, deps: deps, dir: dir, started: time.Now()}, nil
 }
 
 // ID is the worker's id in heartbeats and in River's attempted_by.

@@ -35,16 +35,13 @@ func startWorkerGames(t *testing.T, e *env, workDir string, games *game.Registry
 	}
 	// Bots are untrusted code: they are never played on the host here.
 	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(e.ctx)))
-	bw, err := sandbox.NewBwrap(sandbox.BwrapConfig{})
+	// The worker command's own sandboxes (cmd/worker), limits included.
+	sb, err := jobs.NewSandboxes(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	deps.Bwrap = bw
-	buildRunner, err := sandbox.NewBwrap(sandbox.BwrapConfig{DiskBytes: 1 << 30})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := build.New(buildRunner)
+	deps.Bwrap = sb.Match
+	b := build.New(sb.Build)
 	// Maven downloads from Debian's system repository (scripts/setup.sh
 	// installs the plugins there): no network needed.
 	b.Env = []string{"MAVEN_MIRROR=file:///usr/share/maven-repo"}

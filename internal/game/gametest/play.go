@@ -56,7 +56,7 @@ func PlaySandboxed(t *testing.T, rs game.RuleSet, bots []game.Bot, opts game.Opt
 	ctx := context.Background()
 	caps := sandbox.Probe(ctx)
 	testenv.Require(t, "bubblewrap", caps.Bwrap, caps.String())
-	bw, err := sandbox.NewBwrap(sandbox.BwrapConfig{})
+	bw, err := sandbox.NewMatchSandbox(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 // bubblewrap, as on the platform: the request must arrive as one argument
 // and the bot's folder must stay writable between calls.
 func TestPlayInBubblewrap(t *testing.T) {
-	bw, err := sandbox.NewBwrap(sandbox.BwrapConfig{})
+	bw, err := sandbox.NewMatchSandbox(nil)
 	testenv.RequireErr(t, "bubblewrap", err)
 	script := `echo "$#" >> argv.txt; if [ $# -eq 0 ]; then echo 3; else echo S; fi`
 	bots := []game.Bot{shBot(t, "a", script), shBot(t, "b", script)}
