@@ -1,6 +1,6 @@
 // Command testsummary runs `go test -json`, prints what plain `go test`
 // would (each package's result and the output of failed tests), and ends
-// with how many tests skipped and why. It exits with go test's status, or
+// with the slowest tests and how many tests skipped and why. It exits with go test's status, or
 // 1 when more tests skipped than -max-skips allows.
 //
 //	go run ./scripts/testsummary [-max-skips=N] -- go test -json ./...
@@ -26,6 +26,19 @@ type event struct {
 	ImportPath string
 	Test       string
 	Output     string
+	Elapsed    float64 // seconds, on pass and fail
+}
+
+// timing is how long one top-level test ran.
+type timing struct {
+	Package, Test string
+	Seconds       float64
+}
+
+// result is what the summary ends with.
+type result struct {
+	skips   []skip
+	timings []timing
 }
 
 // skip is one skipped test and the message it skipped with.
@@ -49,7 +62,8 @@ func main() {
 	if err := cmd.Start(); err != nil {
 		fatal(err)
 	}
-	skips := summarise(stdout, os.Stdout)
+	res := summarise(stdout, os.Stdout)
+	skips := res.skips
 	code := 0
 	if err := cmd.Wait(); err != nil {
 		code = 1
@@ -57,6 +71,7 @@ func main() {
 			code = ee.ExitCode()
 		}
 	}
+	slowest(os.Stdout, res.timings, 10)
 	report(os.Stdout, skips)
 	if *maxSkips >= 0 && len(skips) > *maxSkips {
 		fmt.Printf("FAIL: %d tests skipped, at most %d allowed\n", len(skips), *maxSkips)
@@ -68,14 +83,15 @@ func main() {
 }
 
 // summarise copies the readable part of the event stream to w and returns
-// the skipped tests. Lines that are not JSON (a build's own messages) are
-// copied as they are.
-func summarise(r io.Reader, w io.Writer) []skip {
+// the skipped tests and the top-level tests' times. Lines that are not
+// JSON (a build's own messages) are copied as they are.
+func summarise(r io.Reader, w io.Writer) result {
 	// Output of running tests, kept until they end: shown when they fail,
 	// searched for the reason when they skip, dropped when they pass.
 	pending := map[string][]string{}
 	key := func(e event) string { return e.Package + "\x00" + e.Test }
 	var skips []skip
+	var timings []timing
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
@@ -106,17 +122,45 @@ func summarise(r io.Reader, w io.Writer) []skip {
 		case e.Action == "fail":
 			fmt.Fprint(w, strings.Join(pending[key(e)], ""))
 			delete(pending, key(e))
+			timings = addTiming(timings, e)
 		case e.Action == "skip":
 			skips = append(skips, skip{e.Package, e.Test, reason(pending[key(e)])})
 			delete(pending, key(e))
 		case e.Action == "pass":
 			delete(pending, key(e))
+			timings = addTiming(timings, e)
 		}
 	}
 	if err := sc.Err(); err != nil {
 		fmt.Fprintf(w, "testsummary: reading go test's output: %v\n", err)
 	}
-	return skips
+	return result{skips: skips, timings: timings}
+}
+
+// addTiming records e's time when e ends a top-level test: a subtest's
+// time is part of its parent's.
+func addTiming(timings []timing, e event) []timing {
+	if strings.Contains(e.Test, "/") {
+		return timings
+	}
+	return append(timings, timing{e.Package, e.Test, e.Elapsed})
+}
+
+// slowest prints the n slowest tests, slowest first: where a suite's time
+// goes.
+func slowest(w io.Writer, timings []timing, n int) {
+	sorted := append([]timing(nil), timings...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Seconds > sorted[j].Seconds })
+	if len(sorted) > n {
+		sorted = sorted[:n]
+	}
+	if len(sorted) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nthe %d slowest tests\n", len(sorted))
+	for _, t := range sorted {
+		fmt.Fprintf(w, "  %7.1fs  %s %s\n", t.Seconds, t.Package, t.Test)
+	}
 }
 
 // flush drops the output kept for pkg's tests that have not ended,
