@@ -17,7 +17,8 @@ import (
 // A read that misses fetches a window of the blob at its offset (a
 // request to S3); small reads that follow are served from that window, so
 // walking through a zip costs a request per window, not one per read. It
-// holds at most two windows, and is safe for concurrent use.
+// holds one window, two while reads of several goroutines miss at once,
+// and is safe for concurrent use.
 type ReaderAt struct {
 	ctx    context.Context
 	bucket *Bucket
@@ -92,11 +93,17 @@ func (r *ReaderAt) cached(p []byte, off int64) int {
 	return copy(p, r.buf[off-r.off:])
 }
 
-// fill fetches the window at off, without holding the lock while the blob
-// is read, makes it the current one and copies its start into p.
+// fill fetches the window at off, makes it the current one and copies its
+// start into p. The blob is read without the lock held: the fetch reuses
+// the spare window, else the current one (reads meanwhile find it empty
+// and fetch their own), so a reader used by one goroutine holds a single
+// window.
 func (r *ReaderAt) fill(p []byte, off int64) (int, error) {
 	r.mu.Lock()
 	buf := r.spare
+	if buf == nil {
+		buf, r.buf = r.buf, nil
+	}
 	r.spare = nil
 	r.mu.Unlock()
 	if buf == nil {
@@ -111,10 +118,10 @@ func (r *ReaderAt) fill(p []byte, off int64) (int, error) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.spare, r.buf, r.off = r.buf, buf, off
-	if r.spare != nil {
-		r.spare = r.spare[:0]
+	if r.buf != nil {
+		r.spare = r.buf[:0]
 	}
+	r.buf, r.off = buf, off
 	return copy(p, buf), nil
 }
 
