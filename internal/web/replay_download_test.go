@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -283,4 +285,101 @@ func (b *testBundle) storedReplay(t *testing.T, replay []byte, ownerA, ownerB in
 		t.Fatal(err)
 	}
 	return m.ID
+}
+
+// TestReplayDownloadsPerClient: a client has at most two replay downloads
+// under way; a third is answered 429 with Retry-After. A client is an
+// account when logged in, else an address (an IPv6 /64); others are not
+// affected, and a download that ends frees its place.
+func TestReplayDownloadsPerClient(t *testing.T) {
+	b := setupWith(t, nil, func(c *web.Config) {
+		c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}
+	})
+	alice := b.browser(t)
+	alice.register("alice")
+	owner := b.userID(t, "alice")
+	// Large enough that a download a client does not read stays under
+	// way: the socket's buffers hold a few MiB of it.
+	path := fmt.Sprintf("%s/matches/%d/replay.zip", b.srv.URL, b.storedReplay(t, maximalReplay(t), owner, owner))
+
+	// get starts a download from addr; a refused one is read whole.
+	type download struct {
+		status int
+		header http.Header
+		body   string
+		close  func()
+	}
+	get := func(c *http.Client, addr string) download {
+		t.Helper()
+		ctx, cancel := context.WithCancel(b.ctx)
+		t.Cleanup(cancel)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, path, nil)
+		req.Header.Set("X-Forwarded-For", addr)
+		res, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := download{status: res.StatusCode, header: res.Header, close: func() { cancel(); res.Body.Close() }}
+		t.Cleanup(d.close)
+		if res.StatusCode != http.StatusOK {
+			body, _ := io.ReadAll(res.Body)
+			d.body = string(body)
+			d.close()
+		}
+		return d
+	}
+	refused := func(d download) bool {
+		return d.status == http.StatusTooManyRequests && d.header.Get("Retry-After") != "" &&
+			strings.Contains(d.body, "2 replay downloads under way")
+	}
+	anon := &http.Client{}
+
+	held := []download{get(anon, "2001:db8:7::1"), get(anon, "2001:db8:7::2")}
+	for i, d := range held {
+		if d.status != http.StatusOK {
+			t.Fatalf("download %d: %d %s", i+1, d.status, d.body)
+		}
+	}
+	// Another address of the same /64 is the same client.
+	if d := get(anon, "2001:db8:7::ffff"); !refused(d) {
+		t.Errorf("a third download: %d, Retry-After %q: %s", d.status, d.header.Get("Retry-After"), d.body)
+	}
+	for _, addr := range []string{"2001:db8:7:1::1", "198.51.100.7"} {
+		if d := get(anon, addr); d.status != http.StatusOK {
+			t.Errorf("a download from %s, another client: %d", addr, d.status)
+		} else {
+			d.close()
+		}
+	}
+
+	// Logged in, the account is the client, from wherever it asks.
+	aliceHeld := []download{get(alice.c, "198.51.100.1"), get(alice.c, "198.51.100.2")}
+	for i, d := range aliceHeld {
+		if d.status != http.StatusOK {
+			t.Fatalf("alice's download %d: %d %s", i+1, d.status, d.body)
+		}
+	}
+	if d := get(alice.c, "198.51.100.3"); !refused(d) {
+		t.Errorf("alice's third download: %d, Retry-After %q: %s", d.status, d.header.Get("Retry-After"), d.body)
+	}
+	if d := get(anon, "198.51.100.3"); d.status != http.StatusOK {
+		t.Errorf("a visitor at the address of alice's third download: %d", d.status)
+	} else {
+		d.close()
+	}
+
+	// A download that ends frees its place once the portal sees it gone.
+	held[0].close()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		d := get(anon, "2001:db8:7::1")
+		if d.status == http.StatusOK {
+			d.close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("an ended download's place was not freed: %d", d.status)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
