@@ -156,8 +156,8 @@ func heldPeak(stop <-chan struct{}) (done func() uint64) {
 // TestReplayDownloadsStream: twenty clients download a maximal replay at
 // once from a portal on a file bucket and on a real S3 server; each gets
 // its own copy byte for byte (each seat's logs for its owner alone), and
-// heap they hold stays within heldBound. The test runs alone
-// (not in parallel) so the heap it measures is the portal's.
+// the heap they hold stays within heldBound. The test runs alone (not in
+// parallel) so the heap it measures is the portal's.
 func TestReplayDownloadsStream(t *testing.T) {
 	type view struct {
 		sum  [32]byte
