@@ -88,6 +88,10 @@ type Config struct {
 	// logs) one client address (an IPv6 /64) may hold open at once; zero
 	// or less sets no bound.
 	StreamsPerClient int
+	// ReplayDownloadsPerClient is how many replay downloads one client
+	// (an account when logged in, else an address or IPv6 /64) may have
+	// under way at once; zero or less sets no bound.
+	ReplayDownloadsPerClient int
 }
 
 // DefaultConfig returns the settings the portal runs with unless told otherwise.
@@ -113,6 +117,9 @@ func DefaultConfig() Config {
 		// A few people watching from one address (a team, a school
 		// behind one router), each with a few pages open.
 		StreamsPerClient: 32,
+		// A replay and the next one; each download holds a little
+		// memory and a connection to the bucket while it lasts.
+		ReplayDownloadsPerClient: 2,
 	}
 }
 
@@ -155,6 +162,8 @@ type Handler struct {
 	builds  *buildHub
 	// streams counts the event streams open per client.
 	streams *streamLimit
+	// downloads counts the replay downloads under way per client.
+	downloads *streamLimit
 	// docs are the embedded documentation, rendered on first use.
 	docs *docSet
 }
@@ -176,6 +185,7 @@ func New(st *store.Store, blobs *blob.Bucket, queue Queue, inspect botupload.Ins
 		now:       time.Now,
 		replays:   newReplayCache(),
 		streams:   newStreamLimit(cfg.StreamsPerClient),
+		downloads: newStreamLimit(cfg.ReplayDownloadsPerClient),
 		docs:      &docSet{},
 	}
 	h.live = newLiveHub(st, logger)

@@ -1,18 +1,12 @@
 package web
 
 import (
-	"archive/zip"
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
-	"path"
 	"slices"
-	"strconv"
 
-	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/web/page"
 )
@@ -82,83 +76,4 @@ func (h *Handler) matchRatings(ctx context.Context, v *page.MatchView) error {
 		}
 	}
 	return nil
-}
-
-func (h *Handler) replayDownload(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r, "id")
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	m, err := h.matchFor(r.Context(), id, h.base(r, "").UserID)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	if m.ReplayKey == "" {
-		h.fail(w, r, refuse(http.StatusNotFound, "This match has no replay yet."))
-		return
-	}
-	rd, err := h.blobs.NewReader(r.Context(), m.ReplayKey, nil)
-	if err != nil {
-		if blob.IsNotFound(err) {
-			err = refuse(http.StatusNotFound, "The replay file is missing from storage.")
-		}
-		h.fail(w, r, fmt.Errorf("open replay of match %d: %w", id, err))
-		return
-	}
-	defer rd.Close()
-	// Each bot's log.txt (its stdout and stderr) is for its owner alone,
-	// as on the match page.
-	own := map[string]bool{}
-	viewer := h.base(r, "").UserID
-	for _, p := range m.Players {
-		if viewer != 0 && p.OwnerID == viewer {
-			own[p.Key] = true
-		}
-	}
-	data, err := io.ReadAll(rd)
-	if err != nil {
-		h.fail(w, r, fmt.Errorf("read replay of match %d: %w", id, err))
-		return
-	}
-	var out bytes.Buffer
-	if err := filterReplay(data, &out, func(name string) bool { return keepReplayFile(name, own) }); err != nil {
-		h.fail(w, r, fmt.Errorf("replay of match %d: %w", id, err))
-		return
-	}
-	w.Header().Set("Content-Type", "application/zip")
-	w.Header().Set("Content-Length", strconv.Itoa(out.Len()))
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="match-%d-replay.zip"`, id))
-	if _, err := out.WriteTo(w); err != nil {
-		h.logger.WarnContext(r.Context(), "send replay", "match_id", id, "err", err)
-	}
-}
-
-// keepReplayFile keeps every file of a replay but the bots' own logs
-// (Entelect: "Phase p - Round r/<key>/log.txt") of keys not in own.
-func keepReplayFile(name string, own map[string]bool) bool {
-	if path.Base(name) != "log.txt" {
-		return true
-	}
-	return own[path.Base(path.Dir(name))]
-}
-
-// filterReplay copies the zip in data to w with only the entries keep
-// accepts, unchanged (not compressed again).
-func filterReplay(data []byte, w io.Writer, keep func(name string) bool) error {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return fmt.Errorf("read zip: %w", err)
-	}
-	zw := zip.NewWriter(w)
-	for _, f := range zr.File {
-		if !keep(f.Name) {
-			continue
-		}
-		if err := zw.Copy(f); err != nil {
-			return fmt.Errorf("copy %s: %w", f.Name, err)
-		}
-	}
-	return zw.Close()
 }

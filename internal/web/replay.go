@@ -4,11 +4,9 @@ import (
 	"archive/zip"
 	"context"
 	"fmt"
-	"io"
 	"sync"
 
-	"gocloud.dev/blob"
-
+	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/web/board"
 )
 
@@ -16,6 +14,12 @@ import (
 // replay never changes, so players stepping through it reuse the zip's
 // directory and the decoded replay.json instead of reading them per round.
 const replayCacheSize = 32
+
+// viewerWindow is how much of a replay the viewer reads from the bucket at
+// a time: a round's files (a few KiB each, compressed) and the zip's
+// directory come in a request or two, and the cache holds at most
+// replayCacheSize windows.
+const viewerWindow = 64 << 10
 
 // replayCache holds opened replays by blob key.
 type replayCache struct {
@@ -34,15 +38,14 @@ func (c *replayCache) open(ctx context.Context, bucket *blob.Bucket, key string)
 	if ok {
 		return r, nil
 	}
-	attrs, err := bucket.Attributes(ctx, key)
-	if err != nil {
-		return nil, fmt.Errorf("read replay %s: %w", key, err)
-	}
 	// Read only the zip's directory and the files a round needs, not the
 	// whole replay: on S3 that is a few range requests instead of
 	// megabytes. The reader outlives this request in the cache.
-	ra := &blobReaderAt{ctx: context.WithoutCancel(ctx), bucket: bucket, key: key}
-	zr, err := zip.NewReader(ra, attrs.Size)
+	ra, err := blob.NewReaderAt(context.WithoutCancel(ctx), bucket, key, viewerWindow)
+	if err != nil {
+		return nil, fmt.Errorf("read replay %s: %w", key, err)
+	}
+	zr, err := zip.NewReader(ra, ra.Size())
 	if err != nil {
 		return nil, fmt.Errorf("open replay %s: %w", key, err)
 	}
@@ -61,24 +64,4 @@ func (c *replayCache) open(ctx context.Context, bucket *blob.Bucket, key string)
 		c.order = append(c.order, key)
 	}
 	return c.items[key], nil
-}
-
-// blobReaderAt reads a blob by ranges.
-type blobReaderAt struct {
-	ctx    context.Context
-	bucket *blob.Bucket
-	key    string
-}
-
-func (b *blobReaderAt) ReadAt(p []byte, off int64) (int, error) {
-	r, err := b.bucket.NewRangeReader(b.ctx, b.key, off, int64(len(p)), nil)
-	if err != nil {
-		return 0, err
-	}
-	defer r.Close()
-	n, err := io.ReadFull(r, p)
-	if err == io.ErrUnexpectedEOF {
-		err = io.EOF // a read past the end, as io.ReaderAt reports it
-	}
-	return n, err
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/xml"
 	"html"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -266,6 +267,61 @@ func TestLogsOnlyForOwners(t *testing.T) {
 	}
 	if f, _ := r.Frame(0, Options{}); len(f.Logs) != 0 {
 		t.Errorf("a visitor sees logs %+v", f.Logs)
+	}
+}
+
+// readCounter counts the bytes read from its files.
+type readCounter struct {
+	fs.FS
+	n int64
+}
+
+func (c *readCounter) Open(name string) (fs.File, error) {
+	f, err := c.FS.Open(name)
+	if err != nil || !strings.HasSuffix(name, ".txt") {
+		return f, err // folders are listed, not counted
+	}
+	return countedFile{f, c}, nil
+}
+
+type countedFile struct {
+	fs.File
+	c *readCounter
+}
+
+func (f countedFile) Read(p []byte) (int, error) {
+	n, err := f.File.Read(p)
+	f.c.n += int64(n)
+	return n, err
+}
+
+// TestLargeRoundFiles: a round's shown files are read only as far as the
+// page shows them, however large (a bot's log of 8 MiB here), and shown cut.
+func TestLargeRoundFiles(t *testing.T) {
+	big := bytes.Repeat([]byte("a line a bot printed\n"), 8<<20/21)
+	fsys := &readCounter{FS: fstest.MapFS{
+		"Phase 2 - Round 1/A/log.txt":     {Data: big},
+		"Phase 2 - Round 1/A/command.txt": {Data: big},
+	}}
+	r, err := Open(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys.n = 0
+	f, err := r.Frame(0, Options{ShowLog: func(string) bool { return true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, shown := range append(f.Files, f.Logs...) {
+		if len(shown.Text) > maxShownText+10 || !strings.HasSuffix(shown.Text, "\n…") {
+			t.Errorf("%s: %d bytes shown, want the first %d and an ellipsis", shown.Name, len(shown.Text), maxShownText)
+		}
+	}
+	if len(f.Files) != 1 || len(f.Logs) != 1 {
+		t.Errorf("files %d, logs %d; want one of each", len(f.Files), len(f.Logs))
+	}
+	if fsys.n > 4*maxShownText {
+		t.Errorf("%d bytes read for a frame that shows %d of each of two files", fsys.n, maxShownText)
 	}
 }
 

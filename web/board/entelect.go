@@ -238,7 +238,7 @@ func (e *entelect) failures(dir string, maps [2]*eMap) [2]string {
 func (e *entelect) files(dir string, o Options, players []Player) (files, logs []File) {
 	folder := path.Base(dir)
 	add := func(to *[]File, rel, name string) {
-		if data, err := e.read(dir, rel); err == nil {
+		if data, err := readHead(e.fsys, path.Join(dir, rel), maxShownText+1); err == nil {
 			*to = append(*to, File{Name: name, Text: shownText(data)})
 		}
 	}

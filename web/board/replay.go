@@ -220,6 +220,22 @@ func readCapped(fsys fs.FS, name string, max int64) ([]byte, error) {
 	return data, nil
 }
 
+// readHead reads the first n bytes of a file, or all of a shorter one: a
+// file the page shows only the start of is read no further, whatever its
+// size.
+func readHead(fsys fs.FS, name string, n int64) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, n))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	return data, nil
+}
+
 // jsonFile is part of a replay.json shown as a raw file of its step.
 func jsonFile(name string, v any) File {
 	data, err := json.MarshalIndent(v, "", "  ")
