@@ -66,7 +66,9 @@ func (h *Handler) tokenUser(w http.ResponseWriter, r *http.Request) (u *store.Us
 // on those GET routes only; a token never answers a form.
 func (h *Handler) tokenSession(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") == "" {
+		// Only a bearer token: a proxy's Basic credentials that a browser
+		// repeats on every request are not the page's business.
+		if !hasBearer(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -97,4 +99,9 @@ func (h *Handler) apiMe(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"id": u.ID, "username": u.Username, "role": u.Role, "created_at": u.CreatedAt,
 	})
+}
+
+// hasBearer reports whether the request carries an API token.
+func hasBearer(r *http.Request) bool {
+	return strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ")
 }

@@ -114,6 +114,14 @@ func TestAPITokenOnDownloads(t *testing.T) {
 		} else if !strings.Contains(string(body), `"error"`) {
 			t.Fatalf("a script's refusal is not JSON: %s", body)
 		}
+		// A proxy's Basic credentials, which browsers repeat, are no token.
+		req, _ := http.NewRequest(http.MethodGet, b.srv.URL+path, nil)
+		req.SetBasicAuth("proxy", "secret")
+		if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("with Basic credentials: %v %v", res, err)
+		} else {
+			res.Body.Close()
+		}
 		if status, body := b.getWithToken(t, "/matches/999999/replay.zip", annTok); status != http.StatusNotFound || !strings.Contains(string(body), `"error"`) {
 			t.Fatalf("a missing match with a token: status %d: %s", status, body)
 		}

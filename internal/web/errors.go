@@ -66,7 +66,7 @@ const (
 
 // fail renders an error page for err.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
-	if r.Header.Get("Authorization") != "" {
+	if hasBearer(r) {
 		// A script with an API token on a download (see tokenSession)
 		// reads the reason as the API gives it, not as a page.
 		h.apiFail(w, r, err)
