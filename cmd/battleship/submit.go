@@ -87,13 +87,21 @@ func submitCommand(ctx context.Context, e clientEnv, args []string) int {
 		return exitPlayed
 	}
 	var log strings.Builder
+	shown := "" // the state last printed: a stream opened again says it again
+	say := func(state string) {
+		if state != shown {
+			shown = state
+			fmt.Fprintln(e.stdout, map[string]string{"queued": "Build queued.", "building": "Building."}[state])
+		}
+	}
 	status, err := c.FollowBuild(ctx, up.BotID, up.Version, func(ev client.BuildEvent) {
 		switch ev.Name {
 		case "status":
-			fmt.Fprintf(e.stdout, "Build %s.\n", ev.Status)
+			say(ev.Status)
 		case "restart":
 			log.Reset()
-			fmt.Fprintln(e.stdout, "Building.")
+			shown = ""
+			say("building")
 		case "log":
 			log.WriteString(ev.Text)
 			if *showLog {
