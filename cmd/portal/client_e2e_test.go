@@ -107,6 +107,10 @@ func TestClientEndToEnd(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &listed); code != 0 || err != nil || len(listed) != 1 || listed[0].ID != match {
 		t.Fatalf("matches --json: exit %d, %v: %s; want match %d", code, err, stdout, match)
 	}
+	if code, stdout, _ = battleship(nil, "matches", "--kind", "challenge", "--since", "2000-01-01"); code != 0 ||
+		!strings.Contains(stdout, "won") || !strings.Contains(stdout, "Pyro v1 120 vs Nemo v1 40") {
+		t.Fatalf("matches: exit %d: %s", code, stdout)
+	}
 	if code, stdout, _ = battleship(nil, "matches", "--result", "lost"); code != 0 || !strings.Contains(stdout, "No matches") {
 		t.Fatalf("matches --result lost: exit %d: %s", code, stdout)
 	}
