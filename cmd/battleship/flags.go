@@ -29,9 +29,15 @@ type config struct {
 
 const usage = `Usage: battleship [options]
        battleship view [--addr HOST:PORT] REPLAY
+       battleship login --portal URL | logout
+       battleship submit [--name NAME] [--game GAME] [--no-wait] DIR
+       battleship matches [--bot NAME|ID] [--result R] [--kind K] [--since DATE] [--json]
+       battleship download [--out DIR] MATCH_ID ... | --bot NAME|ID [--last N]
 
 Plays one match between bots on this machine, as the original engine did.
 "battleship view" serves the replay viewer for a replay folder or zip.
+login, submit, matches and download talk to a portal with an API token
+("battleship COMMAND --help" for each).
 
 Options:
   -b, --bot DIR [DIR ...]   bot folders, each with a bot.json (or entry.zon, run.sh)

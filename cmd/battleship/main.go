@@ -1,6 +1,7 @@
 // Command battleship plays one match between bots on this machine, with the
 // original Entelect 2017 engine's flags and no database. It is the same
-// match runner the platform's worker uses.
+// match runner the platform's worker uses. Its subcommands view replays
+// and, through the portal's API, submit bots and fetch matches and replays.
 package main
 
 import (
@@ -46,6 +47,11 @@ const (
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "view" {
 		return viewCommand(ctx, args[1:], stdout, stderr)
+	}
+	if len(args) > 0 {
+		if cmd, ok := clientCommands[args[0]]; ok {
+			return cmd(ctx, clientEnv{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}, args[1:])
+		}
 	}
 	c, err := parseArgs(args)
 	if err != nil {

@@ -1,21 +1,17 @@
 package main
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/broadside/broadside/internal/botupload"
+	"github.com/broadside/broadside/internal/botzip"
 )
 
 // houseUser owns the starter bots; it cannot log in.
@@ -69,70 +65,5 @@ func seedHouseBots(ctx context.Context, cfg Config, logger *slog.Logger, dir str
 	return nil
 }
 
-// zipEpoch is the time stamped on every seeded file, so the same folder
-// always gives the same zip (and the same checksum).
-var zipEpoch = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
-
-// zipFolder zips a bot folder with sorted names and fixed times, leaving
-// out hidden files and build leftovers.
-func zipFolder(root string) ([]byte, error) {
-	var files []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		// target/ is where local Java and Rust builds write; the worker builds again.
-		if path != root && (strings.HasPrefix(name, ".") || name == "__pycache__" || name == "node_modules" || (d.IsDir() && name == "target")) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Type().IsRegular() {
-			files = append(files, path)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("zip %s: %w", root, err)
-	}
-	sort.Strings(files)
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, path := range files {
-		if err := addFile(zw, root, path); err != nil {
-			return nil, fmt.Errorf("zip %s: %w", root, err)
-		}
-	}
-	if err := zw.Close(); err != nil {
-		return nil, fmt.Errorf("zip %s: %w", root, err)
-	}
-	return buf.Bytes(), nil
-}
-
-func addFile(zw *zip.Writer, root, path string) error {
-	rel, err := filepath.Rel(root, path)
-	if err != nil {
-		return err
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	h := &zip.FileHeader{Name: filepath.ToSlash(rel), Method: zip.Deflate, Modified: zipEpoch}
-	h.SetMode(info.Mode().Perm()) // keep run.sh executable
-	w, err := zw.CreateHeader(h)
-	if err != nil {
-		return err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if _, err := io.Copy(w, f); err != nil {
-		return errors.Join(err, f.Close())
-	}
-	return nil
-}
+// zipFolder zips a bot folder as the command-line client does.
+func zipFolder(root string) ([]byte, error) { return botzip.Pack(root) }

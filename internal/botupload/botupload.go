@@ -141,19 +141,9 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read upload: %w", err)
 	}
-	if int64(len(data)) > max {
-		return nil, refuse(TooLarge, "The zip is larger than the limit of %s (%d bytes).", mib(max), max)
-	}
-	if len(data) == 0 {
-		return nil, refuse(Invalid, "Choose a zip file to upload: the file sent was empty.")
-	}
-	insp, err := s.inspect.Inspect(bytes.NewReader(data), int64(len(data)))
+	insp, err := Check(data, u.Game, s.inspect, max)
 	if err != nil {
-		return nil, refuse(Invalid, "The zip was refused: %s", err)
-	}
-	if u.Game != "" && u.Game != insp.Game {
-		return nil, refuse(Invalid, "This zip's %s says it plays %s, and you chose %s. Choose %s on the form, or see %s's getting started page for the manifest it expects.",
-			manifestWord(insp.Game), title(insp.Game), title(u.Game), title(insp.Game), title(u.Game))
+		return nil, err
 	}
 	name := strings.TrimSpace(u.Name)
 	var rename *store.Bot
@@ -254,6 +244,29 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 	s.logger.InfoContext(ctx, "bot version uploaded", "bot_id", res.BotID, "version_id", res.VersionID,
 		"number", res.Number, "user_id", u.OwnerID)
 	return &Result{BotID: res.BotID, VersionID: res.VersionID, Number: res.Number}, nil
+}
+
+// Check runs the checks of an upload that need only the zip: its size
+// (at most maxBytes), its contents and manifest, and that it plays game
+// when one was chosen. Save runs them first, and the battleship command
+// runs them before it uploads, so a refusal reads the same on both sides.
+// Its refusals are *Error.
+func Check(data []byte, game string, inspect Inspector, maxBytes int64) (Inspection, error) {
+	if int64(len(data)) > maxBytes {
+		return Inspection{}, refuse(TooLarge, "The zip is larger than the limit of %s (%d bytes).", mib(maxBytes), maxBytes)
+	}
+	if len(data) == 0 {
+		return Inspection{}, refuse(Invalid, "Choose a zip file to upload: the file sent was empty.")
+	}
+	insp, err := inspect.Inspect(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return Inspection{}, refuse(Invalid, "The zip was refused: %s", err)
+	}
+	if game != "" && game != insp.Game {
+		return Inspection{}, refuse(Invalid, "This zip's %s says it plays %s, and you chose %s. Choose %s on the form, or see %s's getting started page for the manifest it expects.",
+			manifestWord(insp.Game), title(insp.Game), title(game), title(insp.Game), title(game))
+	}
+	return insp, nil
 }
 
 // checkQuota refuses an upload past the uploader's limits; st is the

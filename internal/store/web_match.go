@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -84,6 +85,19 @@ type MatchListParams struct {
 	BotID int64
 	// Game, when set, keeps the matches of that game.
 	Game string
+	// OwnerID, when set, keeps the matches a bot of that user played.
+	OwnerID int64
+	// Outcome, when set with BotID or OwnerID, keeps the matches where
+	// that bot (or one of that user's bots) had this outcome: "win",
+	// "loss" or "draw".
+	Outcome string
+	// Kind, when set, keeps the matches of that kind ("ladder",
+	// "placement", "challenge", "battle").
+	Kind string
+	// Ranked, when set, keeps the ranked matches (true) or the others.
+	Ranked *bool
+	// Since, when set, keeps the matches created at or after it.
+	Since time.Time
 	// WithHidden keeps the games of battles whose results are hidden and
 	// not yet released; only organisers may see them (see hiddenGame).
 	WithHidden bool
@@ -111,21 +125,58 @@ func notHidden(column string, withHidden bool) string {
 
 // MatchRows lists matches, newest first, with their players (without logs).
 func (s *Store) MatchRows(ctx context.Context, p MatchListParams) ([]MatchRow, error) {
-	q := `SELECT ` + matchColumns + ` FROM matches m WHERE ($3 = '' OR m.game = $3) AND ` + notHidden("m.id", p.WithHidden) + `
-		ORDER BY m.id DESC LIMIT $1 OFFSET $2`
-	args := []any{p.Limit, p.Offset, p.Game}
-	if p.BotID != 0 {
-		// Page through the bot's seats in index order, then fetch those
-		// matches: scanning matches newest first would read thousands of
-		// rows for a bot with few recent games.
-		q = `SELECT ` + matchColumns + ` FROM (
-				SELECT DISTINCT mp.match_id FROM match_players mp JOIN matches g ON g.id = mp.match_id
-				WHERE mp.bot_id = $4 AND ($3 = '' OR g.game = $3) AND ` + notHidden("mp.match_id", p.WithHidden) + `
-				ORDER BY mp.match_id DESC LIMIT $1 OFFSET $2
-			) p JOIN matches m ON m.id = p.match_id
-			ORDER BY m.id DESC`
-		args = append(args, p.BotID)
+	args := []any{p.Limit, p.Offset}
+	arg := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
 	}
+	bySeat := p.BotID != 0 || p.OwnerID != 0
+	// m is the match in the query of matches, g in the query of seats.
+	g := "m"
+	if bySeat {
+		g = "g"
+	}
+	// Only the filters given become conditions, so that each query keeps
+	// a plan that uses its indexes.
+	var conds []string
+	if p.Game != "" {
+		conds = append(conds, g+".game = "+arg(p.Game))
+	}
+	if p.Kind != "" {
+		conds = append(conds, g+".kind = "+arg(p.Kind))
+	}
+	if p.Ranked != nil {
+		conds = append(conds, g+".ranked = "+arg(*p.Ranked))
+	}
+	if !p.Since.IsZero() {
+		conds = append(conds, g+".created_at >= "+arg(p.Since))
+	}
+	if !bySeat {
+		conds = append(conds, notHidden("m.id", p.WithHidden))
+		return s.matchRowsQuery(ctx, `SELECT `+matchColumns+` FROM matches m WHERE `+strings.Join(conds, " AND ")+`
+			ORDER BY m.id DESC LIMIT $1 OFFSET $2`, args...)
+	}
+	join := ""
+	if p.BotID != 0 {
+		conds = append(conds, "mp.bot_id = "+arg(p.BotID))
+	}
+	if p.OwnerID != 0 {
+		join = " JOIN bots b ON b.id = mp.bot_id"
+		conds = append(conds, "b.owner_id = "+arg(p.OwnerID))
+	}
+	if p.Outcome != "" {
+		conds = append(conds, "mp.outcome = "+arg(p.Outcome))
+	}
+	conds = append(conds, notHidden("mp.match_id", p.WithHidden))
+	// Page through the bot's seats in index order, then fetch those
+	// matches: scanning matches newest first would read thousands of
+	// rows for a bot with few recent games.
+	q := `SELECT ` + matchColumns + ` FROM (
+			SELECT DISTINCT mp.match_id FROM match_players mp JOIN matches g ON g.id = mp.match_id` + join + `
+			WHERE ` + strings.Join(conds, " AND ") + `
+			ORDER BY mp.match_id DESC LIMIT $1 OFFSET $2
+		) p JOIN matches m ON m.id = p.match_id
+		ORDER BY m.id DESC`
 	return s.matchRowsQuery(ctx, q, args...)
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -79,11 +80,21 @@ func (h *Handler) apiUpload(w http.ResponseWriter, r *http.Request) {
 		if n := r.FormValue("name"); n != "" {
 			u.Name = n
 		}
+		if g := r.FormValue("game"); g != "" {
+			u.Game = g
+		}
 	case "application/zip", "application/octet-stream":
 		u.Zip = r.Body
 	default:
 		h.apiFail(w, r, refuse(http.StatusUnsupportedMediaType,
 			`Send the zip as multipart/form-data (field "zip") or as an application/zip body.`))
+		return
+	}
+	if u.Game == "" {
+		u.Game = r.URL.Query().Get("game")
+	}
+	if u.Game != "" && !slices.Contains(h.cfg.Games, u.Game) {
+		h.apiFail(w, r, refuse(http.StatusBadRequest, "There is no game called %q.", u.Game))
 		return
 	}
 	res, err := h.saveUpload(r.Context(), u)

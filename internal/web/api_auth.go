@@ -27,26 +27,57 @@ func apiViewerID(r *http.Request) int64 {
 // is sent but unknown is refused, rather than treated as anonymous.
 func (h *Handler) apiAuth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		auth := r.Header.Get("Authorization")
-		if auth == "" {
+		if r.Header.Get("Authorization") == "" {
 			next.ServeHTTP(w, r)
 			return
 		}
-		tok, ok := strings.CutPrefix(auth, "Bearer ")
-		if !ok || tok == "" {
-			h.apiFail(w, r, refuse(http.StatusUnauthorized, `Send the token as "Authorization: Bearer <token>".`))
-			return
-		}
-		u, err := h.store.APITokenUser(r.Context(), tokenHash(strings.TrimSpace(tok)))
-		if errors.Is(err, store.ErrNotFound) {
-			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
-			h.apiFail(w, r, refuse(http.StatusUnauthorized, "That API token is not valid (revoked or mistyped)."))
-			return
-		} else if err != nil {
-			h.apiFail(w, r, err)
+		u, ok := h.tokenUser(w, r)
+		if !ok {
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), apiUserKey, u)))
+	})
+}
+
+// tokenUser is the user of the request's bearer token; when there is none
+// it answers 401 itself and returns ok false.
+func (h *Handler) tokenUser(w http.ResponseWriter, r *http.Request) (u *store.User, ok bool) {
+	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok || tok == "" {
+		h.apiFail(w, r, refuse(http.StatusUnauthorized, `Send the token as "Authorization: Bearer <token>".`))
+		return nil, false
+	}
+	u, err := h.store.APITokenUser(r.Context(), tokenHash(strings.TrimSpace(tok)))
+	if errors.Is(err, store.ErrNotFound) {
+		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+		h.apiFail(w, r, refuse(http.StatusUnauthorized, "That API token is not valid (revoked or mistyped)."))
+		return nil, false
+	} else if err != nil {
+		h.apiFail(w, r, err)
+		return nil, false
+	}
+	return u, true
+}
+
+// tokenSession lets an API token stand for a logged-in session on the
+// downloads a script fetches beside the API (replays with the owner's
+// logs, build logs and their event streams): with "Authorization: Bearer",
+// the request is the token's user's, whatever its cookies say. It is put
+// on those GET routes only; a token never answers a form.
+func (h *Handler) tokenSession(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Only a bearer token: a proxy's Basic credentials that a browser
+		// repeats on every request are not the page's business.
+		if !hasBearer(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		u, ok := h.tokenUser(w, r)
+		if !ok {
+			return
+		}
+		s := &store.Session{User: *u}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey, s)))
 	})
 }
 
@@ -60,4 +91,17 @@ func (h *Handler) apiRequireUser(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// apiMe is the token's user: what a client checks a token with.
+func (h *Handler) apiMe(w http.ResponseWriter, r *http.Request) {
+	u := apiUserFrom(r)
+	writeJSON(w, http.StatusOK, map[string]any{
+		"id": u.ID, "username": u.Username, "role": u.Role, "created_at": u.CreatedAt,
+	})
+}
+
+// hasBearer reports whether the request carries an API token.
+func hasBearer(r *http.Request) bool {
+	return strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ")
 }

@@ -54,6 +54,10 @@ func (h *Handler) apiMatches(w http.ResponseWriter, r *http.Request) {
 		}
 		p.Game = g
 	}
+	if err := h.matchFilters(r, &p); err != nil {
+		h.apiFail(w, r, err)
+		return
+	}
 	ms, err := h.store.MatchRows(r.Context(), p)
 	if err != nil {
 		h.apiFail(w, r, err)
@@ -77,4 +81,58 @@ func (h *Handler) apiMatches(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"page": n, "per_page": matchPageSize, "next": next, "matches": out,
 	})
+}
+
+// matchFilters reads the match list's filters beyond bot and game: mine
+// (the token's user's matches), result (of the bot's or the user's seat),
+// kind, ranked and since.
+func (h *Handler) matchFilters(r *http.Request, p *store.MatchListParams) error {
+	q := r.URL.Query()
+	if v := q.Get("mine"); v != "" {
+		mine, err := strconv.ParseBool(v)
+		if err != nil {
+			return refuse(http.StatusBadRequest, "The mine filter is true or false.")
+		}
+		if mine {
+			u := apiUserFrom(r)
+			if u == nil {
+				return refuse(http.StatusUnauthorized, "Listing your own matches (mine=true) needs an API token.")
+			}
+			p.OwnerID = u.ID
+		}
+	}
+	if v := q.Get("result"); v != "" {
+		outcome, ok := map[string]string{"won": "win", "lost": "loss", "drawn": "draw"}[v]
+		if !ok {
+			return refuse(http.StatusBadRequest, "The result filter is won, lost or drawn.")
+		}
+		if p.BotID == 0 && p.OwnerID == 0 {
+			return refuse(http.StatusBadRequest, "The result filter needs a bot (bot=ID) or your own matches (mine=true) to be the result of.")
+		}
+		p.Outcome = outcome
+	}
+	if v := q.Get("kind"); v != "" {
+		if !slices.Contains([]string{"ladder", "placement", "challenge", "battle"}, v) {
+			return refuse(http.StatusBadRequest, "The kind filter is ladder, placement, challenge or battle.")
+		}
+		p.Kind = v
+	}
+	if v := q.Get("ranked"); v != "" {
+		ranked, err := strconv.ParseBool(v)
+		if err != nil {
+			return refuse(http.StatusBadRequest, "The ranked filter is true or false.")
+		}
+		p.Ranked = &ranked
+	}
+	if v := q.Get("since"); v != "" {
+		since, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			since, err = time.Parse(time.DateOnly, v)
+		}
+		if err != nil {
+			return refuse(http.StatusBadRequest, "The since filter is a date (2026-11-22) or a time (2026-11-22T20:00:00Z).")
+		}
+		p.Since = since
+	}
+	return nil
 }

@@ -66,6 +66,12 @@ const (
 
 // fail renders an error page for err.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if hasBearer(r) {
+		// A script with an API token on a download (see tokenSession)
+		// reads the reason as the API gives it, not as a page.
+		h.apiFail(w, r, err)
+		return
+	}
 	setRetryAfter(w, err)
 	status, msg := h.classify(r, err)
 	if status == http.StatusServiceUnavailable {
