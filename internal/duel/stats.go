@@ -117,11 +117,11 @@ const (
 // against p = 0.5 + δ would be simpler, but it must end on one side or the
 // other: for two equal bots it names a better one about half the time.
 type SPRT struct {
-	test          Test
-	lower, upper  float64 // Wald's bounds
-	stepWin       float64 // ln((0.5+δ)/0.5): test A's step for A's win, test B's for A's loss
-	stepLoss      float64 // ln((0.5−δ)/0.5): the other way round
-	llrA, llrB    float64
+	test           Test
+	lower, upper   float64 // Wald's bounds
+	stepWin        float64 // ln((0.5+δ)/0.5): test A's step for A's win, test B's for A's loss
+	stepLoss       float64 // ln((0.5−δ)/0.5): the other way round
+	llrA, llrB     float64
 	stateA, stateB hypothesis
 }
 

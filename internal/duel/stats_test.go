@@ -15,9 +15,9 @@ func TestWilson95(t *testing.T) {
 	}{
 		{"no game", Score{}, 0, 1},
 		{"7 of 10", Score{WinsA: 7, WinsB: 3}, 0.39677, 0.89222},
-		{"10 of 10", Score{WinsA: 10}, 0.72246, 1},          // lo = n/(n+z²)
-		{"0 of 10", Score{WinsB: 10}, 0, 0.27754},           // hi = z²/(n+z²)
-		{"20 of 20", Score{WinsA: 20}, 0.83887, 1},          // lo = 20/23.8415
+		{"10 of 10", Score{WinsA: 10}, 0.72246, 1}, // lo = n/(n+z²)
+		{"0 of 10", Score{WinsB: 10}, 0, 0.27754},  // hi = z²/(n+z²)
+		{"20 of 20", Score{WinsA: 20}, 0.83887, 1}, // lo = 20/23.8415
 		{"draws as half", Score{WinsA: 1, Draws: 2, WinsB: 1}, 0.15004, 0.84996},
 		{"all draws", Score{Draws: 4}, 0.15004, 0.84996}, // the same p = 0.5, n = 4
 	}
