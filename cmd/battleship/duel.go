@@ -240,16 +240,23 @@ func scoreLine(s duel.Score) string {
 // tally is the wins, draws and A's win rate with its 95% interval.
 func tally(s duel.Score) string {
 	lo, hi := duel.Wilson95(s)
-	return fmt.Sprintf("A %d, B %d, %d draws; A's win rate %.1f%% [%.1f%%, %.1f%%]",
-		s.WinsA, s.WinsB, s.Draws, 100*s.Rate(), 100*lo, 100*hi)
+	return fmt.Sprintf("A %d, B %d, %s; A's win rate %.1f%% [%.1f%%, %.1f%%]",
+		s.WinsA, s.WinsB, draws(s.Draws), 100*s.Rate(), 100*lo, 100*hi)
+}
+
+func draws(n int) string {
+	if n == 1 {
+		return "1 draw"
+	}
+	return fmt.Sprintf("%d draws", n)
 }
 
 func printDuel(w io.Writer, c duelConfig, s duelSetup, res duel.Result, took time.Duration) {
 	lo, hi := duel.Wilson95(res.Score)
 	fmt.Fprintf(w, "Verdict: %s\n", res.Decision.Verdict())
 	fmt.Fprintf(w, "  A = %s (%s), B = %s (%s)\n", s.sides[0].bot.Name, c.dirs[0], s.sides[1].bot.Name, c.dirs[1])
-	fmt.Fprintf(w, "  %d games in %s: A won %d, B won %d, %d draws\n", res.Score.Games(), took.Round(100*time.Millisecond),
-		res.Score.WinsA, res.Score.WinsB, res.Score.Draws)
+	fmt.Fprintf(w, "  %d games in %s: A won %d, B won %d, %s\n", res.Score.Games(), took.Round(100*time.Millisecond),
+		res.Score.WinsA, res.Score.WinsB, draws(res.Score.Draws))
 	fmt.Fprintf(w, "  A's win rate %.1f%%, 95%% interval %.1f%% to %.1f%% (Wilson, draws count half)\n", 100*res.Score.Rate(), 100*lo, 100*hi)
 	switch res.Decision {
 	case duel.Continue:

@@ -26,7 +26,7 @@ Options:
   -s, --size N       map size, in the rule set's terms (Entelect: 1, 2, 3)
       --jobs J       games at once (default: the number of cores)
       --seed S       master seed every game's seed is drawn from (default: random, printed)
-      --delta D      smallest win-rate lead over 50% that counts as better (default 0.05)
+      --delta D      smallest win-rate lead over 50% that counts as better (default 0.1)
       --json         also print the result as one JSON object on the last line
   -h, --help         show this help
 

@@ -34,11 +34,11 @@ func TestRun(t *testing.T) {
 		decision Decision
 		games    int
 	}{
-		{"A always wins", Config{Games: 100, Jobs: 4, Seed: 1, Test: DefaultTest}, always(WinA), ABetter, 31},
-		{"B always wins", Config{Games: 100, Jobs: 4, Seed: 1, Test: DefaultTest}, always(WinB), BBetter, 31},
-		{"too few games", Config{Games: 20, Jobs: 3, Seed: 1, Test: DefaultTest}, always(WinA), Continue, 20},
-		{"paired, counted by pairs", Config{Games: 100, Paired: true, Jobs: 4, Seed: 1, Test: DefaultTest}, always(WinA), ABetter, 32},
-		{"one job", Config{Games: 100, Jobs: 1, Seed: 1, Test: DefaultTest}, always(WinB), BBetter, 31},
+		{"A always wins", Config{Games: 100, Jobs: 4, Seed: 1, Test: delta05}, always(WinA), ABetter, 31},
+		{"B always wins", Config{Games: 100, Jobs: 4, Seed: 1, Test: delta05}, always(WinB), BBetter, 31},
+		{"too few games", Config{Games: 20, Jobs: 3, Seed: 1, Test: delta05}, always(WinA), Continue, 20},
+		{"paired, counted by pairs", Config{Games: 100, Paired: true, Jobs: 4, Seed: 1, Test: delta05}, always(WinA), ABetter, 32},
+		{"one job", Config{Games: 100, Jobs: 1, Seed: 1, Test: delta05}, always(WinB), BBetter, 31},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,7 +74,7 @@ func TestRunReproducible(t *testing.T) {
 	for _, paired := range []bool{false, true} {
 		var first Result
 		for i, jobs := range []int{1, 8, 8} {
-			res, err := Run(context.Background(), Config{Games: 400, Paired: paired, Jobs: jobs, Seed: 99, Test: DefaultTest}, bySeed(60, 10), nil)
+			res, err := Run(context.Background(), Config{Games: 400, Paired: paired, Jobs: jobs, Seed: 99, Test: delta05}, bySeed(60, 10), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,7 +135,7 @@ func TestRunFailure(t *testing.T) {
 		}
 		return WinA, nil
 	}
-	res, err := Run(context.Background(), Config{Games: 50, Jobs: 3, Seed: 1, Test: DefaultTest}, play, nil)
+	res, err := Run(context.Background(), Config{Games: 50, Jobs: 3, Seed: 1, Test: delta05}, play, nil)
 	if !errors.Is(err, boom) {
 		t.Fatalf("err %v, want %v", err, boom)
 	}
@@ -158,7 +158,7 @@ func TestRunCanceled(t *testing.T) {
 		}
 		return Draw, nil
 	}
-	res, err := Run(ctx, Config{Games: 50, Jobs: 2, Seed: 1, Test: DefaultTest}, play, nil)
+	res, err := Run(ctx, Config{Games: 50, Jobs: 2, Seed: 1, Test: delta05}, play, nil)
 	if !errors.Is(err, context.Canceled) || len(res.Played) > 3 {
 		t.Errorf("err %v after %d games, want canceled after at most 3", err, len(res.Played))
 	}

@@ -90,8 +90,10 @@ type Test struct {
 	Alpha, Beta float64
 }
 
-// DefaultTest is δ = 0.05 (a 55% win rate counts as better), α = β = 0.05.
-var DefaultTest = Test{Delta: 0.05, Alpha: 0.05, Beta: 0.05}
+// DefaultTest is δ = 0.1 (a 60% win rate counts as better), α = β = 0.05:
+// with δ = 0.05 the test needs about 500 games for a 55% bot, more than a
+// duel's usual 200.
+var DefaultTest = Test{Delta: 0.1, Alpha: 0.05, Beta: 0.05}
 
 // hypothesis is the state of one of the two SPRTs.
 type hypothesis int

@@ -5,6 +5,9 @@ import (
 	"testing"
 )
 
+// delta05 is the test the hand-computed figures below are for.
+var delta05 = Test{Delta: 0.05, Alpha: 0.05, Beta: 0.05}
+
 func TestWilson95(t *testing.T) {
 	// Hand-computed: centre (p + z²/2n)/(1 + z²/n), half-width
 	// z·√(p(1−p)/n + z²/4n²)/(1 + z²/n), z = 1.95996.
@@ -75,24 +78,24 @@ func TestSPRT(t *testing.T) {
 		pairs bool
 		want  Decision
 	}{
-		{"nothing yet", DefaultTest, nil, false, Continue},
-		{"30 wins", DefaultTest, repeat(a, 30), false, Continue},
-		{"31 wins", DefaultTest, repeat(a, 31), false, ABetter},
-		{"30 losses", DefaultTest, repeat(b, 30), false, Continue},
-		{"31 losses", DefaultTest, repeat(b, 31), false, BBetter},
-		{"585 draws", DefaultTest, repeat(d, 585), false, Continue},
-		{"586 draws", DefaultTest, repeat(d, 586), false, NoDifference},
+		{"nothing yet", delta05, nil, false, Continue},
+		{"30 wins", delta05, repeat(a, 30), false, Continue},
+		{"31 wins", delta05, repeat(a, 31), false, ABetter},
+		{"30 losses", delta05, repeat(b, 30), false, Continue},
+		{"31 losses", delta05, repeat(b, 31), false, BBetter},
+		{"585 draws", delta05, repeat(d, 585), false, Continue},
+		{"586 draws", delta05, repeat(d, 586), false, NoDifference},
 		// δ = 0.1: ln 1.2 = 0.18232 a win, so 17 wins (3.0995), not 16 (2.9172).
 		{"δ 0.1, 16 wins", Test{Delta: 0.1, Alpha: 0.05, Beta: 0.05}, repeat(a, 16), false, Continue},
 		{"δ 0.1, 17 wins", Test{Delta: 0.1, Alpha: 0.05, Beta: 0.05}, repeat(a, 17), false, ABetter},
 		// Pairs are judged after both halves: 15 pairs of wins are 30
 		// games, 16 pairs 32 (the test would have stopped at 31).
-		{"15 pairs", DefaultTest, repeat(a, 30), true, Continue},
-		{"16 pairs", DefaultTest, repeat(a, 32), true, ABetter},
+		{"15 pairs", delta05, repeat(a, 30), true, Continue},
+		{"16 pairs", delta05, repeat(a, 32), true, ABetter},
 		// A win and a loss per pair: −0.01005 a pair for both tests, so
 		// 293 pairs (−2.94474) decide no difference and 292 do not.
-		{"292 split pairs", DefaultTest, alternate(a, b, 584), true, Continue},
-		{"293 split pairs", DefaultTest, alternate(a, b, 586), true, NoDifference},
+		{"292 split pairs", delta05, alternate(a, b, 584), true, Continue},
+		{"293 split pairs", delta05, alternate(a, b, 586), true, NoDifference},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -125,7 +128,7 @@ func TestSPRT(t *testing.T) {
 // above its upper bound, and test B to −3.86366, "B not better": no
 // difference, not "A better", as a decided test stays decided.
 func TestSPRTStaysDecided(t *testing.T) {
-	s := NewSPRT(DefaultTest)
+	s := NewSPRT(delta05)
 	for range 28 {
 		if d := s.Observe(Score{WinsB: 1}); d != Continue {
 			t.Fatalf("decided %v too soon", d)
