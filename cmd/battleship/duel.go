@@ -152,6 +152,9 @@ func runDuel(ctx context.Context, c duelConfig, stdout, stderr io.Writer, log *s
 	stopProgress()
 	took := time.Since(s.started)
 	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted after %s", scoreLine(res.Score))
+		}
 		return fmt.Errorf("%w (%s so far)", err, scoreLine(res.Score))
 	}
 	printDuel(stdout, c, s, res, took)

@@ -49,7 +49,12 @@ func (p *progress) update(r duel.Result) {
 
 // draw writes the line; the caller holds mu.
 func (p *progress) draw() {
-	line := fmt.Sprintf("duel: %d/%d games, %s, %s", p.score.Games(), p.total, tally(p.score), time.Since(p.started).Round(time.Second))
+	// Short enough for an 80-column terminal, where a wrapped line could
+	// not be redrawn in place.
+	s := p.score
+	lo, hi := duel.Wilson95(s)
+	line := fmt.Sprintf("duel: %d/%d games, A %d B %d draws %d, A's rate %.1f%% [%.1f, %.1f], %s", s.Games(), p.total,
+		s.WinsA, s.WinsB, s.Draws, 100*s.Rate(), 100*lo, 100*hi, time.Since(p.started).Round(time.Second))
 	if p.tty {
 		fmt.Fprintf(p.w, "\r%s\x1b[K", line)
 		p.drawn = true
