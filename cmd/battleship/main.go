@@ -48,6 +48,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && args[0] == "view" {
 		return viewCommand(ctx, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "duel" {
+		return duelCommand(ctx, args[1:], stdout, stderr)
+	}
 	if len(args) > 0 {
 		if cmd, ok := clientCommands[args[0]]; ok {
 			return cmd(ctx, clientEnv{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}, args[1:])
@@ -157,14 +160,7 @@ func play(ctx context.Context, c config, stdin io.Reader, stdout, stderr io.Writ
 		opts.DebugLog = stderr
 		opts.Halt = func(ctx context.Context) error { return waitForEnter(ctx, in, stderr, "Press Enter to continue.") }
 	}
-	m := match.Match{RuleSet: rs, Bots: seats, Options: opts, Calibrator: cal, Runtimes: loader.Runtimes}
-	if b, ok := runner.(*sandbox.Bwrap); ok {
-		// As the platform plays: one sandbox per bot for the whole match,
-		// each turn seeing only its own round folder, so the bots of a
-		// round may run at once.
-		m.SeatRunner = match.SessionSeats(b, sandbox.Limits{})
-		m.Options.ConfinedTurns = true
-	}
+	m := newMatch(rs, seats, opts, runner, cal, loader.Runtimes)
 	sum, err := m.Play(ctx)
 	if err != nil {
 		return err
@@ -188,6 +184,19 @@ func play(ctx context.Context, c config, stdin io.Reader, stdout, stderr io.Writ
 		_, _ = in.ReadString('\n')
 	}
 	return nil
+}
+
+// newMatch is a match as this command plays it, one game of a duel
+// included: with the bubblewrap runner, as the platform plays, one sandbox
+// per bot for the whole match, each turn seeing only its own round folder,
+// so the bots of a round may run at once.
+func newMatch(rs game.RuleSet, seats []game.Bot, opts game.Options, runner sandbox.Runner, cal *botexec.Calibrator, rt *botexec.Runtimes) match.Match {
+	m := match.Match{RuleSet: rs, Bots: seats, Options: opts, Calibrator: cal, Runtimes: rt}
+	if b, ok := runner.(*sandbox.Bwrap); ok {
+		m.SeatRunner = match.SessionSeats(b, sandbox.Limits{})
+		m.Options.ConfinedTurns = true
+	}
+	return m
 }
 
 // waitForEnter is --debug's halt: it prints prompt on w and returns once a
