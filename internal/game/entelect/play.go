@@ -91,16 +91,12 @@ func newMatch(bots []game.Bot, opts game.Options) (*match, error) {
 	if len(bots) != 2 {
 		return nil, fmt.Errorf("number of players should be 2, got %d", len(bots))
 	}
-	w, err := newReplayWriter(opts.ReplayDir, opts.Tournament)
-	if err != nil {
-		return nil, err
-	}
-	m := &match{opts: opts, state: NewState(opts.Size), replay: w, logger: opts.Logger}
+	m := &match{opts: opts, state: NewState(opts.Size), logger: opts.Logger}
 	if m.logger == nil {
 		m.logger = slog.New(slog.DiscardHandler)
 	}
 	for i, b := range bots {
-		st := &seat{bot: b, key: Key(i), name: b.Name, runner: b.Runner}
+		st := &seat{bot: b, key: Key(i), name: b.Name, runner: b.Runner, replay: newReplayBudget()}
 		if st.name == "" {
 			st.name = "Player " + st.key
 		}
@@ -126,6 +122,12 @@ func newMatch(bots []game.Bot, opts game.Options) (*match, error) {
 		}
 		m.seats[i], m.names[i] = st, st.name
 	}
+	// Last, so that a match refused above leaves no private folder behind.
+	w, err := newReplayWriter(opts.ReplayDir, opts.Tournament)
+	if err != nil {
+		return nil, err
+	}
+	m.replay = w
 	return m, nil
 }
 
@@ -187,10 +189,12 @@ func (m *match) writeRoot() error {
 // writePlayerFiles writes player p's state.json and map.txt into its round
 // folder; these are always written at once, since the bot reads them.
 func (m *match) writePlayerFiles(rel string, p int) error {
-	if err := m.replay.writeNow(filepath.Join(rel, "state.json"), m.state.PlayerStateJSON(p, m.names)); err != nil {
+	state, mapText := m.state.PlayerStateJSON(p, m.names), m.state.MapText(p, m.names)
+	if err := m.replay.writeNow(filepath.Join(rel, "state.json"), state); err != nil {
 		return err
 	}
-	return m.replay.writeNow(filepath.Join(rel, "map.txt"), m.state.MapText(p, m.names))
+	m.seats[p].written = map[string]int64{"state.json": int64(len(state)), "map.txt": int64(len(mapText))}
+	return m.replay.writeNow(filepath.Join(rel, "map.txt"), mapText)
 }
 
 func (m *match) play(ctx context.Context) error {
@@ -343,6 +347,7 @@ func (m *match) together() bool {
 // runTurn runs player p's bot for the round into t.
 func (m *match) runTurn(ctx context.Context, p int, round string, t *turnResult) error {
 	st := m.seats[p]
+	st.replay.newRound()
 	var err error
 	t.cmd, err = m.turn(ctx, st, m.replay.path(filepath.Join(round, st.key)), &t.log)
 	return err
@@ -369,7 +374,12 @@ func (m *match) finishTurn(st *seat, p int, round string, t turnResult) (Command
 	if n := m.state.Players[p].DoNothings; cmd.Code == DoNothing && n+1 >= 10 {
 		l.add('W', "Bot has done nothing %d rounds in a row; at %d it is killed", n+1, maxDoNothings)
 	}
-	for _, n := range m.replay.takeFolder(rel) {
+	// The protocol files are free up to what the engine wrote or reads.
+	free := map[string]int64{"place.txt": maxCmdBytes, "command.txt": maxCmdBytes}
+	for name, n := range st.written {
+		free[name] = n
+	}
+	for _, n := range m.replay.takeFolder(rel, &st.replay, free) {
 		l.add('W', "%s", n)
 	}
 	st.roundLog = *l

@@ -37,6 +37,11 @@ type seat struct {
 	log bytes.Buffer
 	// roundLog is the current round's log.txt.
 	roundLog turnLog
+	// replay is what the bot's files and output may still add to the
+	// replay; written holds the sizes of the round's state.json and map.txt
+	// as the engine wrote them, which the bot does not pay for.
+	replay  replayBudget
+	written map[string]int64
 }
 
 // turnLog collects one turn's log.txt lines.
@@ -95,8 +100,14 @@ func (m *match) turn(ctx context.Context, st *seat, dir string, l *turnLog) (Com
 		l.add('E', "Bot could not be started, it does nothing: %v", err)
 		return Command{}, nil
 	}
-	logOutput(l, 'I', res.Stdout)
-	logOutput(l, 'E', res.Stderr)
+	// What the bot printed goes into the replay's log.txt: in tournament
+	// mode it counts against the replay's caps, as its files do.
+	var budget *replayBudget
+	if m.replay.pending != "" {
+		budget = &st.replay
+	}
+	logOutput(l, 'I', res.Stdout, budget)
+	logOutput(l, 'E', res.Stderr, budget)
 	if res.Truncated {
 		l.add('W', "Output cut at %d KiB of stdout and of stderr; the rest was dropped", maxOutput>>10)
 	}
@@ -195,11 +206,29 @@ func (m *match) consoleTurn(st *seat, l *turnLog) Command {
 	return cmd
 }
 
-// logOutput adds each line of a bot's output to the turn log.
-func logOutput(l *turnLog, level byte, out []byte) {
+// logOutput adds each line of a bot's output to the turn log. With b set,
+// each line as logged is charged to b, and the lines that do not fit are
+// left out and counted in one line: 64 KiB of empty lines made 3 MiB of
+// log.txt.
+func logOutput(l *turnLog, level byte, out []byte, b *replayBudget) {
 	text := strings.TrimRight(strings.ToValidUTF8(string(out), "?"), "\r\n")
+	var cut, cutBytes int64
 	for _, line := range strings.Split(text, "\n") {
-		l.add(level, "Output from bot: %s", strings.TrimRight(line, "\r"))
+		entry := logLine(time.Now(), level, "Output from bot: "+strings.TrimRight(line, "\r"))
+		if b != nil {
+			n := int64(len(entry))
+			if !b.fits(n) {
+				cut++
+				cutBytes += n
+				continue
+			}
+			b.charge(n)
+		}
+		l.buf.WriteString(entry)
+	}
+	if cut > 0 {
+		l.add('W', "replay: %d lines (%s) of your output were left out of log.txt (cap %s per round and %s per match, files included; %s of the match's left)",
+			cut, sizeText(cutBytes), sizeText(MaxReplayRoundBytes), sizeText(MaxReplayMatchBytes), sizeText(b.left))
 	}
 }
 

@@ -1,5 +1,7 @@
 package hitandsunk
 
+import "fmt"
+
 // TurnResult is what one ship's action string did.
 type TurnResult struct {
 	// Events lists the effects in order.
@@ -16,6 +18,7 @@ func (g *Game) Apply(id int, reply string) TurnResult {
 	s := g.seats[id]
 	s.Scan = false
 	s.Shield = false
+	g.rejects = 0
 	rs := []rune(reply)
 	aborted := false
 	// A ship that sinks itself during its turn does nothing more.
@@ -64,13 +67,26 @@ func (g *Game) Apply(id int, reply string) TurnResult {
 			break
 		}
 	}
+	if n := g.rejects - maxRejectEvents; n > 0 {
+		g.emit(Event{Kind: "reject", Ship: s.ID, X: s.X, Y: s.Y, Note: fmt.Sprintf("%d more rejected actions left out of the replay", n)})
+	}
 	g.redraw()
 	res := TurnResult{Events: g.events, Aborted: aborted}
 	g.events = nil
 	return res
 }
 
+// maxRejectEvents bounds the rejected actions one turn records. A reply
+// is up to 64 KiB of actions and each rejected one was an event: a reply
+// of 65,536 "M" added 4 MB to the replay every turn. The rest are counted
+// in one last event; an action that has an effect is always recorded.
+const maxRejectEvents = 16
+
 func (g *Game) reject(s *Ship, action, why string) {
+	g.rejects++
+	if g.rejects > maxRejectEvents {
+		return
+	}
 	g.emit(Event{Kind: "reject", Ship: s.ID, X: s.X, Y: s.Y, Note: action + ": " + why})
 }
 

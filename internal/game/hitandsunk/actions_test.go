@@ -1,6 +1,10 @@
 package hitandsunk
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 const (
 	up, right, down, left = FacingUp, FacingRight, FacingDown, FacingLeft
@@ -44,6 +48,31 @@ func TestApply(t *testing.T) {
 				wantHull(t, g, 1, "111")
 				wantBool(t, "scan", g.Ship(0).Scan, false)
 				wantInt(t, "shots fired", g.Ship(0).ShotsFired, 1)
+			},
+		},
+		{
+			name: "past 16 rejected actions the replay counts the rest in one event", rule: "Platform policy (replay size)",
+			ships: []*Ship{bs(), testShip(1, Cruiser, 12, 12, up)}, reply: strings.Repeat("S", 100) + "M",
+			check: func(t *testing.T, g *Game, res TurnResult) {
+				// The move after the rejects is still made and recorded.
+				wantPos(t, g, 0, 5, 4, up)
+				var kinds []string
+				rejects := 0
+				for _, e := range res.Events {
+					if e.Kind == "reject" {
+						rejects++
+					} else {
+						kinds = append(kinds, e.Kind)
+					}
+				}
+				wantInt(t, "reject events", rejects, maxRejectEvents+1)
+				if got := strings.Join(kinds, ","); got != "scan,move" {
+					t.Errorf("other events %s, want scan,move", got)
+				}
+				last := res.Events[len(res.Events)-1]
+				if want := fmt.Sprintf("%d more rejected actions left out of the replay", 99-maxRejectEvents); last.Note != want {
+					t.Errorf("last event %+v, want the note %q", last, want)
+				}
 			},
 		},
 		{

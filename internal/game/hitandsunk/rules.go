@@ -39,8 +39,10 @@ type Game struct {
 	grid  []cell
 	seats []*Ship // by seat; nil for a seat without a ship
 	order []*Ship // play order, reshuffled every round
-	// events collects what the current turn did, for the replay.
-	events []Event
+	// events collects what the current turn did, for the replay;
+	// rejects counts the turn's rejected actions (see maxRejectEvents).
+	events  []Event
+	rejects int
 }
 
 // NewGame places one ship per seat whose choice is a valid class (1 to 5);
