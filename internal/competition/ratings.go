@@ -42,6 +42,9 @@ func RatePeriod(ctx context.Context, st *store.Store, matchID int64, ladder stri
 	if err != nil {
 		return fmt.Errorf("rate match %d: %w", matchID, err)
 	}
+	if len(changes) == 0 {
+		return nil
+	}
 	return st.RatingApply(ctx, matchID, ladder, string(method), changes)
 }
 
@@ -49,11 +52,21 @@ func RatePeriod(ctx context.Context, st *store.Store, matchID int64, ladder stri
 // ratings before it: the single rule both the worker and the
 // recomputation use, so they agree to the last bit. The players are the
 // first game's seats, in seat order; every game must seat the same bots.
+// A bot seated more than once (an organiser's test, a self-challenge made
+// ranked) has no opponent to be rated against: nothing changes, and the
+// match is recorded unrated rather than refused on every retry.
 func PeriodChanges(method rating.Method, games []store.RatedGame, before map[int64]store.RatingState) ([]store.RatingChange, error) {
 	if len(games) == 0 {
 		return nil, errors.New("no games")
 	}
 	first := games[0].Players
+	seen := make(map[int64]bool, len(first))
+	for _, p := range first {
+		if seen[p.BotID] {
+			return nil, nil
+		}
+		seen[p.BotID] = true
+	}
 	index := make(map[int64]int, len(first))
 	players := make([]rating.Rating, len(first))
 	for i, p := range first {
