@@ -82,6 +82,7 @@ func (h *Handler) Routes() http.Handler {
 			r.Post("/bots/{id}/challenge", h.challengeForm)
 			r.Post("/bots/{id}/pause", h.botPause)
 			r.Post("/bots/{id}/resume", h.botResume)
+			r.Post("/bots/{id}/ladder", h.botLadderRestart)
 			r.Post("/bots/{id}/retire", h.botRetire)
 			r.Post("/bots/{id}/unretire", h.botUnretire)
 			r.Post("/bots/{id}/rename", h.botRename)
