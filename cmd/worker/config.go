@@ -26,6 +26,9 @@ type Config struct {
 	BattleEvery time.Duration
 	LadderEvery time.Duration
 	LadderSlots int
+	// LadderPauseAfter is how many ranked matches in a row a bot may
+	// lose by a fault before it leaves the ladder; 0: never.
+	LadderPauseAfter int
 	// HeartbeatEvery paces the worker's sign of life; a worker silent for
 	// DeadAfter is taken for dead and its running jobs run again elsewhere.
 	HeartbeatEvery time.Duration
@@ -61,6 +64,7 @@ func readConfig(env *config.Env) (Config, error) {
 		BattleEvery:      env.Duration("BATTLE_INTERVAL"),
 		LadderEvery:      env.DurationOrOff("LADDER_INTERVAL"),
 		LadderSlots:      int(env.Int("LADDER_SLOTS", 1, 1000)),
+		LadderPauseAfter: int(env.Int("LADDER_PAUSE_AFTER", 0, 1000)),
 		HeartbeatEvery:   env.Duration("WORKER_HEARTBEAT"),
 		DeadAfter:        env.Duration("WORKER_DEAD_AFTER"),
 		BuildEnv:         config.Parse(env, "BUILD_ENV", parseBuildEnv),

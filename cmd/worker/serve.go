@@ -105,6 +105,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		ShutdownGrace:  cfg.ShutdownGrace,
 		Metrics:        jobs.NewMetrics(reg),
 		HeartbeatEvery: cfg.HeartbeatEvery, DeadAfter: cfg.DeadAfter, Sandbox: mode,
+		LadderPauseAfter: cfg.LadderPauseAfter,
 	}
 	if cfg.BuildConcurrency > 0 {
 		b := build.New(bw.build)

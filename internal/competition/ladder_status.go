@@ -14,6 +14,7 @@ const (
 	LadderResting = "resting" // not in the queue: today's limit reached, or between games
 	LadderHouse   = "house"   // a yardstick: plays only when chosen
 	LadderPaused  = "paused"  // its owner took it off the ladder
+	LadderStopped = "stopped" // too many ranked matches in a row lost by a fault
 	LadderOff     = "off"     // disabled, or no built version
 )
 
@@ -40,6 +41,8 @@ type BotLadder struct {
 	ExpectedIn time.Duration
 	// NextTickIn is the time until the matchmaker's next run.
 	NextTickIn time.Duration
+	// StopReason says why a Stopped bot left the ladder.
+	StopReason string
 	// New is a resting bot built since the matchmaker last ran: its first
 	// games come at the next run.
 	New bool
@@ -85,6 +88,10 @@ func (s *Service) BotLadder(ctx context.Context, botID int64) (*BotLadder, error
 	}
 	if bot.Paused {
 		out.State = LadderPaused
+		return out, nil
+	}
+	if bot.FaultStoppedAt != nil {
+		out.State, out.StopReason = LadderStopped, bot.FaultStopReason
 		return out, nil
 	}
 	st, err := s.store.LadderBotState(ctx, botID)

@@ -104,6 +104,8 @@ func Vars() []Var {
 			Meaning: "how often the ladder's matchmaker runs; off turns ranked matchmaking off"},
 		{Name: "LADDER_SLOTS", Default: "4", UsedBy: worker,
 			Meaning: "ladder matches per game that may wait in the queue at once (a pair of two-player matches takes two; a pair is made while one slot is free)"},
+		{Name: "LADDER_PAUSE_AFTER", Default: "5", UsedBy: worker,
+			Meaning: "ranked matches in a row a bot may lose by a crash, a time-out or a forfeit before it leaves the ladder until a new version builds or its owner puts it back; 0 never takes one off (house bots never leave)"},
 		{Name: "BUILD_ENV", DefaultNote: "none", UsedBy: worker,
 			Meaning: "NAME=VALUE words given to the dependency downloads of bot builds, for package mirrors; MAVEN_MIRROR names Maven's one repository"},
 	}

@@ -85,7 +85,7 @@ func (w *MatchWorker) Work(ctx context.Context, job *river.Job[MatchArgs]) error
 	}
 	err = untilReachable(ctx, log, "match: record result", func() error {
 		return pgx.BeginFunc(ctx, w.deps.Pool, func(tx pgx.Tx) error {
-			if err := recordResult(ctx, store.NewTx(tx), res); err != nil {
+			if err := recordResult(ctx, store.NewTx(tx), res, w.deps.LadderPauseAfter); err != nil {
 				return err
 			}
 			_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)

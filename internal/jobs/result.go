@@ -12,7 +12,9 @@ import (
 // recordResult writes a played match: its result rows and, when ranked,
 // its ratings (for a half of a pair, once both halves are in). The caller completes the job in the same transaction.
 // store.ErrMatchDone means another attempt recorded it already.
-func recordResult(ctx context.Context, st *store.Store, p *played) error {
+// pauseAfter bounds a bot's ranked matches in a row lost by a fault
+// before it leaves the ladder (0: never).
+func recordResult(ctx context.Context, st *store.Store, p *played, pauseAfter int) error {
 	results, err := seatResults(p.match, p.summary, p.traits)
 	if err != nil {
 		return err
@@ -32,6 +34,7 @@ func recordResult(ctx context.Context, st *store.Store, p *played) error {
 	}
 	err = st.MatchFinish(ctx, store.MatchFinishParams{
 		ID: p.match.ID, Rounds: p.summary.Rounds, ReplayKey: p.replay, Summary: sumJSON, Players: results,
+		StopAfter: pauseAfter,
 	})
 	if err != nil {
 		return err
@@ -79,6 +82,7 @@ func seatResults(m *store.MatchRow, sum *game.Summary, traits game.Traits) ([]st
 		out[i] = store.MatchPlayerResult{
 			Seat: seat.Seat, Key: p.Key, Points: p.Points, ShipsLeft: p.ShipsLeft, ShotsFired: p.ShotsFired,
 			ShotsLanded: p.ShotsLanded, Killed: p.Killed, Outcome: outcome, Rank: p.Rank, Reason: p.Reason, Log: p.Log,
+			Fault: store.FaultOf(outcome, p.Reason),
 		}
 	}
 	return out, nil

@@ -60,6 +60,10 @@ type Deps struct {
 	// ShutdownGrace is how long Stop waits for running jobs before
 	// canceling them; canceled jobs go back to the queue and are retried.
 	ShutdownGrace time.Duration
+	// LadderPauseAfter is how many ranked matches in a row a bot may lose
+	// by a crash, a time-out or a forfeit before it leaves the ladder
+	// (LADDER_PAUSE_AFTER); 0 never takes one off.
+	LadderPauseAfter int
 	// Metrics, when set, counts jobs and their durations.
 	Metrics *Metrics
 	// AfterMatch, when set, is called after a match's result is committed

@@ -23,6 +23,11 @@ type Bot struct {
 	// a Disabled bot its owner retired (and may bring back).
 	Paused  bool
 	Retired bool
+	// FaultStoppedAt is when the bot left the ladder after too many
+	// ranked matches in a row lost by a fault, with FaultStopReason; nil
+	// while it plays.
+	FaultStoppedAt  *time.Time
+	FaultStopReason string
 	// CurrentVersionID is the newest version whose build succeeded; nil
 	// until one has.
 	CurrentVersionID *int64
@@ -57,13 +62,14 @@ func (s *Store) BotCreate(ctx context.Context, p BotCreateParams) (*Bot, error) 
 
 const botSelect = `
 	SELECT b.id, b.owner_id, u.username, b.name, b.game, b.language, b.disabled, b.house,
-	       b.paused, b.retired_at IS NOT NULL, b.current_version_id, b.created_at
+	       b.paused, b.retired_at IS NOT NULL, b.current_version_id, b.created_at,
+	       b.fault_stopped_at, b.fault_stop_reason
 	FROM bots b JOIN users u ON u.id = b.owner_id`
 
 func scanBot(row interface{ Scan(...any) error }) (*Bot, error) {
 	var b Bot
 	err := row.Scan(&b.ID, &b.OwnerID, &b.OwnerName, &b.Name, &b.Game, &b.Language, &b.Disabled, &b.House,
-		&b.Paused, &b.Retired, &b.CurrentVersionID, &b.CreatedAt)
+		&b.Paused, &b.Retired, &b.CurrentVersionID, &b.CreatedAt, &b.FaultStoppedAt, &b.FaultStopReason)
 	if err != nil {
 		return nil, interpretError(err)
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
 )
 
 // BotSetPaused takes a bot off the ladder (paused) or puts it back. A
@@ -17,6 +18,54 @@ func (s *Store) BotSetPaused(ctx context.Context, id int64, paused bool) error {
 		return fmt.Errorf("store: pause bot %d: %w", id, ErrNotFound)
 	}
 	return nil
+}
+
+// BotLadderRestart puts a bot stopped for failing back on the ladder,
+// with its count of faults in a row started again. A bot that is not
+// stopped is ErrConflict.
+func (s *Store) BotLadderRestart(ctx context.Context, id int64) error {
+	tag, err := s.db.Exec(ctx, `
+		UPDATE bots SET fault_streak = 0, fault_stopped_at = NULL, fault_stop_reason = ''
+		WHERE id = $1 AND fault_stopped_at IS NOT NULL`, id)
+	if err != nil {
+		return fmt.Errorf("store: put bot %d back on the ladder: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("store: put bot %d back on the ladder: %w", id, ErrConflict)
+	}
+	return nil
+}
+
+// FaultStoppedBot is a bot off the ladder for failing, for the admin page.
+type FaultStoppedBot struct {
+	ID        int64
+	Name      string
+	Owner     string
+	Game      string
+	StoppedAt time.Time
+	Reason    string
+}
+
+// FaultStoppedBots lists the bots stopped for failing, newest first.
+func (s *Store) FaultStoppedBots(ctx context.Context, limit int) ([]FaultStoppedBot, error) {
+	rows, err := s.db.Query(ctx, `
+		SELECT b.id, b.name, u.username, b.game, b.fault_stopped_at, b.fault_stop_reason
+		FROM bots b JOIN users u ON u.id = b.owner_id
+		WHERE b.fault_stopped_at IS NOT NULL
+		ORDER BY b.fault_stopped_at DESC, b.id DESC LIMIT $1`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: bots stopped for failing: %w", err)
+	}
+	defer rows.Close()
+	var out []FaultStoppedBot
+	for rows.Next() {
+		var b FaultStoppedBot
+		if err := rows.Scan(&b.ID, &b.Name, &b.Owner, &b.Game, &b.StoppedAt, &b.Reason); err != nil {
+			return nil, fmt.Errorf("store: bots stopped for failing: %w", err)
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
 }
 
 // BotRetire disables a bot on its owner's word: it leaves the ladder and

@@ -129,7 +129,9 @@ func (s *Store) BotVersionFinishBuild(ctx context.Context, id int64, r BuildResu
 			return nil
 		}
 		_, err = st.db.Exec(ctx, `
-			UPDATE bots b SET current_version_id = $2
+			UPDATE bots b SET current_version_id = $2,
+			       -- A new version that builds gets a fresh start on the ladder.
+			       fault_streak = 0, fault_stopped_at = NULL, fault_stop_reason = ''
 			WHERE b.id = $1 AND (b.current_version_id IS NULL OR
 			      (SELECT number FROM bot_versions WHERE id = b.current_version_id) < $3)`,
 			botID, id, number)

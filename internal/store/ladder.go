@@ -26,7 +26,8 @@ type LadderCandidate struct {
 const ladderVersionGamesCap = 10
 
 // LadderCandidates lists the bots of a game that can play now: enabled,
-// with a built current version. Unrated bots carry the Glicko-2 defaults.
+// not paused by their owner nor stopped for failing, with a built current
+// version. Unrated bots carry the Glicko-2 defaults.
 // GamesToday counts the bot's ladder matches created on the current UTC
 // day; VersionGames counts at most ladderVersionGamesCap games. Both come
 // from counters that triggers keep (migration 0100) and the busy bots from
@@ -48,7 +49,7 @@ func (s *Store) LadderCandidates(ctx context.Context, game string) ([]LadderCand
 		LEFT JOIN ladder_day_games d ON d.bot_id = b.id
 		LEFT JOIN ladder_version_games v ON v.bot_version_id = b.current_version_id
 		LEFT JOIN busy bz ON bz.bot_id = b.id
-		WHERE b.game = $1 AND NOT b.disabled AND NOT b.paused AND b.current_version_id IS NOT NULL
+		WHERE b.game = $1 AND NOT b.disabled AND NOT b.paused AND b.fault_stopped_at IS NULL AND b.current_version_id IS NOT NULL
 		ORDER BY b.id`, game, ladderVersionGamesCap)
 	if err != nil {
 		return nil, fmt.Errorf("store: ladder candidates for %s: %w", game, err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -137,6 +138,9 @@ type MatchPlayerResult struct {
 	Outcome string
 	Rank    int
 	Reason  string
+	// Fault is crash, timeout or forfeit when the seat lost by its own
+	// failure (see FaultOf); empty otherwise.
+	Fault string
 	// Log is the bot's own log of the match, for its owner.
 	Log string
 }
@@ -148,6 +152,9 @@ type MatchFinishParams struct {
 	ReplayKey string
 	Summary   json.RawMessage
 	Players   []MatchPlayerResult
+	// StopAfter is how many ranked matches in a row a bot may lose by a
+	// fault before it leaves the ladder; 0 never stops one.
+	StopAfter int
 }
 
 // MatchFinish records a played match's result. Only a queued or running
@@ -168,19 +175,77 @@ func (s *Store) MatchFinish(ctx context.Context, p MatchFinishParams) error {
 		for _, r := range p.Players {
 			tag, err := st.db.Exec(ctx, `
 				UPDATE match_players SET key = $3, points = $4, ships_left = $5, shots_fired = $6, shots_landed = $7,
-				       killed = $8, outcome = $9, rank = $10, reason = $11, log = $12
+				       killed = $8, outcome = $9, rank = $10, reason = $11, log = $12, fault = nullif($13, '')
 				WHERE match_id = $1 AND seat = $2`,
 				p.ID, r.Seat, r.Key, r.Points, r.ShipsLeft, r.ShotsFired, r.ShotsLanded, r.Killed, r.Outcome,
-				r.Rank, r.Reason, r.Log)
+				r.Rank, r.Reason, r.Log, r.Fault)
 			if err != nil {
 				return fmt.Errorf("store: result of seat %d in match %d: %w", r.Seat, p.ID, err)
 			}
 			if tag.RowsAffected() != 1 {
 				return fmt.Errorf("store: result of seat %d in match %d: %w", r.Seat, p.ID, ErrNotFound)
 			}
+			if err := st.countFault(ctx, p, r); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
+}
+
+// countFault keeps the seat's bot's run of ranked matches lost by a
+// fault: one more for a fault, back to zero for any other result. At
+// StopAfter in a row the bot leaves the ladder, with the reason its page
+// shows. House bots are the ladder's yardsticks and are never stopped;
+// unranked matches (friendly challenges) leave the count alone.
+func (s *Store) countFault(ctx context.Context, p MatchFinishParams, r MatchPlayerResult) error {
+	reason := ""
+	if p.StopAfter > 0 {
+		reason = fmt.Sprintf("%d ranked matches in a row lost by a crash, a time-out or a forfeit; the last, match %d: %s",
+			p.StopAfter, p.ID, r.Reason)
+	}
+	_, err := s.db.Exec(ctx, `
+		UPDATE bots b SET
+		       fault_streak = CASE WHEN $3 <> '' THEN b.fault_streak + 1 ELSE 0 END,
+		       fault_stopped_at = CASE WHEN $3 <> '' AND $4 > 0 AND b.fault_streak + 1 >= $4 AND b.fault_stopped_at IS NULL
+		                               THEN now() ELSE b.fault_stopped_at END,
+		       fault_stop_reason = CASE WHEN $3 <> '' AND $4 > 0 AND b.fault_streak + 1 >= $4 AND b.fault_stopped_at IS NULL
+		                                THEN $5 ELSE b.fault_stop_reason END
+		FROM match_players x JOIN matches m ON m.id = x.match_id
+		WHERE x.match_id = $1 AND x.seat = $2 AND b.id = x.bot_id AND m.ranked AND NOT b.house`,
+		p.ID, r.Seat, r.Fault, p.StopAfter, reason)
+	if err != nil {
+		return fmt.Errorf("store: fault count of seat %d in match %d: %w", r.Seat, p.ID, err)
+	}
+	return nil
+}
+
+// Faults a seat can lose by, as match_players.fault records them.
+const (
+	FaultCrash   = "crash"
+	FaultTimeout = "timeout"
+	FaultForfeit = "forfeit"
+)
+
+// FaultOf reads how a seat lost by its own failure from the reason the
+// rule set gave: the four rule sets word their failures differently but
+// each names a crash, a time-out, a load failure, a forfeit or the
+// harness killing a bot that did nothing useful. Wins, draws and losses
+// in play are no fault.
+func FaultOf(outcome, reason string) string {
+	if outcome != "loss" {
+		return ""
+	}
+	r := strings.ToLower(reason)
+	switch {
+	case strings.Contains(r, "timed out") || strings.Contains(r, "time limit") || strings.Contains(r, "timeout"):
+		return FaultTimeout
+	case strings.Contains(r, "crashed") || strings.Contains(r, "could not be loaded") || strings.Contains(r, "could not start"):
+		return FaultCrash
+	case strings.Contains(r, "forfeit") || strings.HasPrefix(r, "killed after") || strings.HasPrefix(r, "no ship:"):
+		return FaultForfeit
+	}
+	return ""
 }
 
 // FaultPlatform marks a match that failed because of the platform.

@@ -117,3 +117,29 @@ func TestMatchLifecycle(t *testing.T) {
 		}
 	})
 }
+
+func TestFaultOf(t *testing.T) {
+	for _, tc := range []struct {
+		outcome, reason, want string
+	}{
+		{"loss", "crashed (exit code 1)", store.FaultCrash},
+		{"loss", "bot could not be loaded: no artifact", store.FaultCrash},
+		{"loss", "could not start: exec format error", store.FaultCrash},
+		{"loss", "timed out after 2s", store.FaultTimeout},
+		{"loss", "no ship: ship choice failed: timed out after 1s", store.FaultTimeout},
+		{"loss", "killed after 5 failed ship placements", store.FaultForfeit},
+		{"loss", "killed after 20 DoNothing commands in a row", store.FaultForfeit},
+		{"loss", "won 1 of 10 games, 0 penalty points; forfeited the round: bad output", store.FaultForfeit},
+		{"loss", "no ship: no command to run", store.FaultForfeit},
+		{"loss", "all ships destroyed", ""},
+		{"loss", "fewer points when the round limit was reached", ""},
+		{"loss", "illegal move: shot off the board", ""},
+		{"loss", "sunk by Kraken", ""},
+		{"win", "", ""},
+		{"draw", "crashed (exit code 1)", ""},
+	} {
+		if got := store.FaultOf(tc.outcome, tc.reason); got != tc.want {
+			t.Errorf("FaultOf(%q, %q) = %q, want %q", tc.outcome, tc.reason, got, tc.want)
+		}
+	}
+}

@@ -33,8 +33,12 @@ type BotDetail struct {
 	Disabled bool
 	// Paused and Retired are its owner's choices (see BotSetPaused and
 	// BotRetire); a retired bot is also Disabled.
-	Paused           bool
-	Retired          bool
+	Paused  bool
+	Retired bool
+	// FaultStoppedAt is set while the bot is off the ladder for failing
+	// (see MatchFinishParams.StopAfter), with FaultStopReason.
+	FaultStoppedAt   *time.Time
+	FaultStopReason  string
 	CurrentVersionID *int64
 	CurrentVersion   int
 	CreatedAt        time.Time
@@ -132,13 +136,13 @@ func (s *Store) BotDetailGet(ctx context.Context, id int64) (*BotDetail, error) 
 		SELECT b.id, b.owner_id, u.username, b.name, b.game, b.language, b.house, b.disabled,
 		       b.paused, b.retired_at IS NOT NULL, b.current_version_id, coalesce(v.number, 0), b.created_at,
 		       r.rating, r.deviation, coalesce(r.games, 0), coalesce(r.wins, 0), coalesce(r.losses, 0),
-		       coalesce(r.draws, 0), r.last_game_at
+		       coalesce(r.draws, 0), r.last_game_at, b.fault_stopped_at, b.fault_stop_reason
 		FROM bots b JOIN users u ON u.id = b.owner_id
 		LEFT JOIN bot_versions v ON v.id = b.current_version_id
 		LEFT JOIN ratings r ON r.bot_id = b.id AND r.ladder = b.game
 		WHERE b.id = $1`, id).Scan(&b.ID, &b.OwnerID, &b.Owner, &b.Name, &b.Game, &b.Language, &b.House, &b.Disabled,
 		&b.Paused, &b.Retired, &b.CurrentVersionID, &b.CurrentVersion, &b.CreatedAt,
-		&rating, &deviation, &r.Games, &r.Wins, &r.Losses, &r.Draws, &r.LastGameAt)
+		&rating, &deviation, &r.Games, &r.Wins, &r.Losses, &r.Draws, &r.LastGameAt, &b.FaultStoppedAt, &b.FaultStopReason)
 	if err != nil {
 		return nil, fmt.Errorf("store: get bot %d: %w", id, interpretError(err))
 	}

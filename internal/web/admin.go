@@ -74,6 +74,9 @@ func (h *Handler) adminView(r *http.Request) (*page.AdminView, error) {
 	if v.PlatformFailures, err = h.store.PlatformFailures(ctx, store.PlatformFailureParams{Limit: 30, WithHidden: true}); err != nil {
 		return nil, err
 	}
+	if v.FaultStopped, err = h.store.FaultStoppedBots(ctx, 50); err != nil {
+		return nil, err
+	}
 	for _, p := range periodic {
 		late := p.Overdue(h.now())
 		v.Periodic = append(v.Periodic, page.PeriodicLine{PeriodicRun: p, Overdue: late})

@@ -79,8 +79,14 @@ func TestAdminConsole(t *testing.T) {
 		t.Fatalf("refused actions changed things: audit %v, match %s", got, b.matchStatus(t, queued.ID))
 	}
 
+	// A bot the ladder stopped for failing is listed with why.
+	const why = "5 ranked matches in a row lost by a crash, a time-out or a forfeit; the last, match 3: timed out after 2s"
+	if _, err := b.st.DB().Exec(b.ctx, `UPDATE bots SET fault_stopped_at = now(), fault_stop_reason = $2 WHERE id = $1`, annBot, why); err != nil {
+		t.Fatal(err)
+	}
 	res := org.get("/admin")
-	for _, want := range []string{"Queue", "host-a:42", "healthy", fmt.Sprintf("#%d", queued.ID)} {
+	for _, want := range []string{"Queue", "host-a:42", "healthy", fmt.Sprintf("#%d", queued.ID),
+		"Bots off the ladder for failing", fmt.Sprintf(`href="/bots/%d">Pyro<`, annBot), why} {
 		if !strings.Contains(res.body, want) {
 			t.Errorf("admin page lacks %q", want)
 		}

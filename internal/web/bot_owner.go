@@ -68,6 +68,7 @@ var botDoneNotices = map[string]string{
 	"retired":   "Retired: the bot has left the ladder and the leaderboard; its matches stay. You can bring it back.",
 	"unretired": "Back from retirement: it is on the ladder and the leaderboard again.",
 	"renamed":   "Renamed.",
+	"restarted": "Back on the ladder: its count of failed matches starts again, and the matchmaker pairs it at its next run.",
 }
 
 func (h *Handler) botPause(w http.ResponseWriter, r *http.Request) {
@@ -79,6 +80,17 @@ func (h *Handler) botPause(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) botResume(w http.ResponseWriter, r *http.Request) {
 	h.botControl(func(r *http.Request, b *store.Bot) (string, error) {
 		return "resumed", h.store.BotSetPaused(r.Context(), b.ID, false)
+	})(w, r)
+}
+
+// botLadderRestart puts a bot stopped for failing back on the ladder.
+func (h *Handler) botLadderRestart(w http.ResponseWriter, r *http.Request) {
+	h.botControl(func(r *http.Request, b *store.Bot) (string, error) {
+		err := h.store.BotLadderRestart(r.Context(), b.ID)
+		if errors.Is(err, store.ErrConflict) {
+			return "", refuse(http.StatusConflict, "%s was not taken off the ladder for failing.", b.Name)
+		}
+		return "restarted", err
 	})(w, r)
 }
 

@@ -141,6 +141,37 @@ func TestOwnerControls(t *testing.T) {
 		}
 	})
 
+	t.Run("back on the ladder after failing", func(t *testing.T) {
+		if res := control(ann, "ladder", nil); res.status != http.StatusConflict {
+			t.Errorf("restart of a bot that plays: status %d, want 409", res.status)
+		}
+		const why = "5 ranked matches in a row lost by a crash, a time-out or a forfeit; the last, match 77: crashed (exit code 1)"
+		if _, err := b.st.DB().Exec(b.ctx, `UPDATE bots SET fault_stopped_at = now(), fault_streak = 5, fault_stop_reason = $2 WHERE id = $1`,
+			botID, why); err != nil {
+			t.Fatal(err)
+		}
+		if onLadder() {
+			t.Fatal("a bot stopped for failing is still a ladder candidate")
+		}
+		page := ann.get(bot)
+		if !strings.Contains(page.body, "Off the ladder: "+why) || !strings.Contains(page.body, "Back on the ladder") {
+			t.Errorf("the owner's page of a stopped bot does not say why or offer the button:\n%s", page.body)
+		}
+		if res := bob.get(bot); !strings.Contains(res.body, "Off the ladder: "+why) || strings.Contains(res.body, ">Back on the ladder<") {
+			t.Errorf("another contestant's view of a stopped bot: reason shown %v", strings.Contains(res.body, why))
+		}
+		if res := control(bob, "ladder", nil); res.status != http.StatusForbidden || state().FaultStoppedAt == nil {
+			t.Errorf("another contestant put it back: status %d", res.status)
+		}
+		res := control(ann, "ladder", nil)
+		if res.status != http.StatusSeeOther || state().FaultStoppedAt != nil || !onLadder() {
+			t.Fatalf("owner's restart: status %d, stopped %v, on the ladder %v", res.status, state().FaultStoppedAt, onLadder())
+		}
+		if page := ann.get(res.header.Get("Location")); !strings.Contains(page.body, "Back on the ladder: its count of failed matches starts again") {
+			t.Errorf("the page after the restart:\n%s", page.body)
+		}
+	})
+
 	t.Run("rename", func(t *testing.T) {
 		if _, err := b.st.UploadRecord(b.ctx, store.UploadParams{OwnerID: state().OwnerID, Name: "Kraken", Game: "entelect",
 			Language: "Python3", BotType: "Python3", Manifest: []byte(`{}`), SourceSHA256: "00", SourceKey: func(int64, int) string { return "k" }}); err != nil {

@@ -13,6 +13,14 @@ import (
 
 // Routes returns the portal's HTTP handler with every route.
 func (h *Handler) Routes() http.Handler {
+	// Browsers say where a request comes from; refuse cross-site writes even
+	// before the form token is checked.
+	return http.NewCrossOriginProtection().Handler(h.router())
+}
+
+// router is every route of the portal; the API's must match the OpenAPI
+// document (openapi.json), which a test checks by walking it.
+func (h *Handler) router() *chi.Mux {
 	r := chi.NewRouter()
 	r.Use(middleware.Recoverer, h.accessLog, securityHeaders, compress)
 
@@ -21,6 +29,7 @@ func (h *Handler) Routes() http.Handler {
 
 	r.Route("/api", func(r chi.Router) {
 		r.Use(noStore, h.apiAuth)
+		r.Get("/openapi.json", apiDescription)
 		r.Get("/leaderboard", h.apiLeaderboard)
 		r.Get("/bots/{id}", h.apiBot)
 		r.Get("/matches", h.apiMatches)
@@ -39,7 +48,7 @@ func (h *Handler) Routes() http.Handler {
 			r.Post("/challenges/{id}/decline", h.apiChallengeDecline)
 		})
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-			h.apiFail(w, r, refuse(http.StatusNotFound, "There is no such API endpoint; see docs/api.md."))
+			h.apiFail(w, r, refuse(http.StatusNotFound, "There is no such API endpoint; see /api/openapi.json or docs/api.md."))
 		})
 	})
 
@@ -82,6 +91,7 @@ func (h *Handler) Routes() http.Handler {
 			r.Post("/bots/{id}/challenge", h.challengeForm)
 			r.Post("/bots/{id}/pause", h.botPause)
 			r.Post("/bots/{id}/resume", h.botResume)
+			r.Post("/bots/{id}/ladder", h.botLadderRestart)
 			r.Post("/bots/{id}/retire", h.botRetire)
 			r.Post("/bots/{id}/unretire", h.botUnretire)
 			r.Post("/bots/{id}/rename", h.botRename)
@@ -121,9 +131,7 @@ func (h *Handler) Routes() http.Handler {
 			h.fail(w, r, refuse(http.StatusNotFound, "There is no page at this address."))
 		})
 	})
-	// Browsers say where a request comes from; refuse cross-site writes even
-	// before the form token is checked.
-	return http.NewCrossOriginProtection().Handler(r)
+	return r
 }
 
 // compress gzips the responses that gain from it, when the client accepts

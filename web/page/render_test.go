@@ -184,6 +184,8 @@ func renderCases(t *testing.T) map[string][]templ.Component {
 		CurrentVersionID: ptr[int64](100), CurrentVersion: 2, CreatedAt: earlier, Rating: &rating}
 	paused := *bot
 	paused.Paused, paused.Rating = true, nil
+	stopped := *bot
+	stopped.FaultStoppedAt, stopped.FaultStopReason = &now, "5 ranked matches in a row lost by a crash, a time-out or a forfeit"
 	retired := *bot
 	retired.Disabled, retired.Retired = true, true
 	versions := []store.BotVersionRow{
@@ -205,6 +207,7 @@ func renderCases(t *testing.T) map[string][]templ.Component {
 		{State: competition.LadderResting, GamesToday: 48, DayLimit: 48, AtDayLimit: true, DayResetIn: 5 * time.Hour},
 		{State: competition.LadderResting, New: true, NextTickIn: 20 * time.Second},
 		{State: competition.LadderHouse}, {State: competition.LadderPaused}, {State: competition.LadderOff},
+		{State: competition.LadderStopped, StopReason: "5 ranked matches in a row lost by a crash, a time-out or a forfeit; the last, match 9: crashed (exit code 1)"},
 	}
 	mine := []store.BotOwnedRow{{ID: 10, Name: "Python3 Starter", Game: "entelect", Ready: true}}
 
@@ -307,7 +310,9 @@ func renderCases(t *testing.T) map[string][]templ.Component {
 		"RatingChanges": {page.RatingChanges(pairedPage), page.RatingChanges(secondHalf),
 			page.RatingChanges(page.MatchView{Base: ann, Match: &failed})},
 		"PlatformFailures": {page.PlatformFailures(failures, true), page.PlatformFailures(failures, false)},
-		"HowRankingWorks":  {page.HowRankingWorks()},
+		"FaultStoppedBots": {page.FaultStoppedBots(nil), page.FaultStoppedBots([]store.FaultStoppedBot{{ID: 10, Name: "Python3 Starter",
+			Owner: "ann", Game: "entelect", StoppedAt: now, Reason: "5 ranked matches in a row lost by a crash, a time-out or a forfeit"}})},
+		"HowRankingWorks": {page.HowRankingWorks()},
 		"RatingEvents": {
 			page.RatingEvents(page.RatingEventsView{Base: visitor, Game: "entelect", Games: []string{"entelect", "hitandsunk"}, Day: now, Events: ratingEvents}),
 			page.RatingEvents(page.RatingEventsView{Base: visitor, Game: "hitandsunk", Games: []string{"entelect", "hitandsunk"}, Day: now, Events: ffaEvents}),
@@ -321,6 +326,7 @@ func renderCases(t *testing.T) map[string][]templ.Component {
 			page.Bot(page.BotView{Base: page.Base{User: "bob", UserID: 2, CSRF: "c"}, Bot: bot, Versions: versions, History: history,
 				Chart: chart, Ladder: ladders[0], MyBots: mine}),
 			page.Bot(page.BotView{Base: visitor, Bot: bot, Versions: versions, Ladder: ladders[4]}),
+			page.Bot(page.BotView{Base: ann, Bot: &stopped, Versions: versions, Ladder: ladders[7], IsOwner: true}),
 		},
 		"BotLink":    {page.BotLink(10, "Python3 Starter", "ann"), page.BotLink(11, "entelect-python3", "house")},
 		"BotHistory": {page.BotHistory(page.BotHistoryView{Base: visitor, Bot: bot, History: history, Chart: chart, Pager: page.Pager{Page: 1}})},

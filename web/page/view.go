@@ -316,6 +316,8 @@ func ownerState(b *store.BotDetail) string {
 		return "No version has built yet: it plays once one does."
 	case b.Paused:
 		return "Paused: the matchmaker leaves it out of ladder games. It keeps its rating and its place on the leaderboard, and can still be challenged."
+	case b.FaultStoppedAt != nil:
+		return "Off the ladder for failing: " + b.FaultStopReason + ". Upload a version that fixes it, or put it back on the ladder."
 	}
 	return "On the ladder: it plays ranked games as the matchmaker pairs it; challenges and battles can reach it."
 }
