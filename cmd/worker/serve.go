@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/http/pprof"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -132,6 +134,13 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		}()
 		defer srv.Close()
 	}
+	if cfg.PprofAddr != "" {
+		stop, _, err := servePprofOn(cfg.PprofAddr, log)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	// Canceling ctx (a signal) makes River stop fetching, let running jobs
 	// finish for ShutdownGrace, then cancel them back to the queue.
 	if err := w.Start(ctx); err != nil {
@@ -209,4 +218,29 @@ func waitForDatabase(ctx context.Context, pool *pgxpool.Pool, within time.Durati
 		case <-time.After(2 * time.Second):
 		}
 	}
+}
+
+// servePprofOn serves net/http/pprof at addr, which the configuration has
+// checked is a loopback address: profiles show the worker's internals and
+// cost CPU to take, so they are for an operator on the machine. The
+// handlers go on a mux of their own, not http.DefaultServeMux.
+func servePprofOn(addr string, log *slog.Logger) (stop func(), bound string, err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, "", fmt.Errorf("WORKER_PPROF_ADDR: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("profiler stopped", "addr", addr, "err", err)
+		}
+	}()
+	log.Info("profiler listening", "addr", "http://"+ln.Addr().String()+"/debug/pprof/")
+	return func() { srv.Close() }, ln.Addr().String(), nil
 }
