@@ -76,7 +76,15 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		return err
 	}
 	defer bw.cgroups.Close()
-	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+	poolCfg, err := pgxpool.ParseConfig(cfg.DatabaseURL)
+	if err != nil {
+		return fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	// Every statement the worker sends is counted, for
+	// broadside_worker_db_statements_total.
+	statements := &store.StatementCounter{}
+	poolCfg.ConnConfig.Tracer = statements
+	pool, err := pgxpool.NewWithConfig(ctx, poolCfg)
 	if err != nil {
 		return fmt.Errorf("connect to DATABASE_URL: %w", err)
 	}
@@ -95,7 +103,11 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		jobs.NewPeriodicCollector(store.New(pool)), jobs.NewQueueCollector(store.New(pool)))
+		jobs.NewPeriodicCollector(store.New(pool)), jobs.NewQueueCollector(store.New(pool)),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "broadside_worker_db_statements_total",
+			Help: "Statements this worker process sent to PostgreSQL (queries, execs, each query of a batch, BEGIN and COMMIT).",
+		}, func() float64 { return float64(statements.Count()) }))
 	deps := jobs.Deps{
 		Pool: pool, Bucket: bucket, Logger: log, Games: rulesets.Registry(),
 		Bwrap: bw.match, WorkDir: cfg.WorkDir,
