@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,8 +47,16 @@ func main() {
 	workers := flag.Int("workers", 1, "worker processes, each with its own WORK_DIR")
 	botDir := flag.String("bot", "bots/entelect-python3", "the starter bot both seats play")
 	profile := flag.String("profile", "", "folder for CPU profiles of the worker processes while the matches play (WORKER_PPROF_ADDR)")
+	scale := flag.Bool("scale", false, "run 1, 2, 4 ... worker processes up to the CPU cores, -n matches each, in the first of -modes, and print one row per count")
 	flag.Parse()
 	opts := options{profile: *profile}
+	if *scale {
+		if err := runScale(context.Background(), *admin, *worker, *botDir, strings.Split(*modes, ",")[0], *n, *concurrency, opts); err != nil {
+			fmt.Fprintln(os.Stderr, "bench-worker:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(context.Background(), *admin, *worker, *botDir, strings.Split(*modes, ","), *n, *concurrency, *workers, opts); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-worker:", err)
 		os.Exit(1)
@@ -142,6 +151,63 @@ func run(ctx context.Context, admin, worker, botDir string, modes []string, n, c
 		fmt.Printf("\nCPU profiles of the workers in %s; read them with\n  go tool pprof -top %s %s/*.pb.gz\n", opts.profile, worker, opts.profile)
 	}
 	return nil
+}
+
+// runScale plays n matches per worker process with 1, 2, 4 ... processes
+// up to the machine's cores, each count on a fresh database, and prints
+// one row per count: how the worker's own costs grow with the processes
+// beside it, and how close the machine comes to what the bots alone
+// would allow.
+func runScale(ctx context.Context, admin, worker, botDir, mode string, n, concurrency int, opts options) error {
+	workerBin, err := filepath.Abs(worker)
+	if err != nil {
+		return err
+	}
+	if botDir, err = filepath.Abs(botDir); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "bench-worker-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	cores := runtime.NumCPU()
+	fmt.Printf("bench-worker -scale: SANDBOX=%s, %d matches per worker process of two %s bots (entelect, 10x10), WORKER_CONCURRENCY=%d, %d cores\n\n",
+		mode, n, filepath.Base(botDir), concurrency, cores)
+	fmt.Println("| workers | matches | matches/min | worker's own CPU per round | Postgres statements per round | bots' CPU per round | bots' CPU per match | bots-only limit (matches/min) | efficiency | load average at the end |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	for _, w := range scaleSteps(cores) {
+		stepOpts := opts
+		if opts.profile != "" {
+			stepOpts.profile = filepath.Join(opts.profile, fmt.Sprintf("workers-%d", w))
+		}
+		r, err := runMode(ctx, admin, workerBin, botDir, filepath.Join(tmp, fmt.Sprint(w)), mode, n*w, concurrency, w, stepOpts)
+		if err != nil {
+			return fmt.Errorf("%d workers: %w", w, err)
+		}
+		load, _ := os.ReadFile("/proc/loadavg")
+		rounds := time.Duration(max(1, r.rounds.total))
+		perMatch := r.rounds.botCPUSum / time.Duration(max(1, r.matches))
+		// The bots alone, every core busy with them and nothing else.
+		limit := float64(cores) * float64(time.Minute) / float64(max(1, perMatch))
+		fmt.Printf("| %d | %d | %.2f | %s | %s | %s | %s | %.1f | %.0f%% | %s |\n", w, r.matches, r.perMinute,
+			ms(r.cpu.self/rounds), perRound(r.statements, r.rounds.total), ms(r.rounds.botCPUSum/rounds),
+			ms(perMatch), limit, 100*r.perMinute/limit, strings.Join(strings.Fields(string(load))[:3], " "))
+	}
+	fmt.Println("\nworker's own CPU: user+sys of the worker processes' own threads over every round played; Postgres statements:")
+	fmt.Println("what the workers sent while the matches played; bots' CPU: as the sandbox measured each bot process;")
+	fmt.Println("bots-only limit: cores ÷ bots' CPU per match, the matches per minute of a machine that did nothing but run the")
+	fmt.Println("bots; efficiency: matches/min ÷ that limit.")
+	return nil
+}
+
+// scaleSteps are 1, 2, 4 ... up to cores, and cores itself.
+func scaleSteps(cores int) []int {
+	var steps []int
+	for w := 1; w < cores; w *= 2 {
+		steps = append(steps, w)
+	}
+	return append(steps, cores)
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
