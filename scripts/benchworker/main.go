@@ -92,23 +92,6 @@ type modeResult struct {
 	// (broadside_worker_db_statements_total); -1 when a worker does not
 	// export the count.
 	statements int64
-	// idleStatements is the workers' statements per second with nothing
-	// to play (River's polls, heartbeats, the competition's ticks), and
-	// measured the time the matches were measured over: together they
-	// separate what the rounds cost from what time costs, which load
-	// stretches.
-	idleStatements float64
-	measured       time.Duration
-}
-
-// matchStatements is the statements per round less the idle rate over the
-// time measured; "–" without a count.
-func (r modeResult) matchStatements() string {
-	if r.statements < 0 || r.idleStatements < 0 {
-		return "–"
-	}
-	n := float64(r.statements) - r.idleStatements*r.measured.Seconds()
-	return fmt.Sprintf("%.2f", n/float64(max(1, r.rounds.total)))
 }
 
 func run(ctx context.Context, admin, worker, botDir string, modes []string, n, concurrency, workers int, opts options) error {
@@ -149,14 +132,13 @@ func run(ctx context.Context, admin, worker, botDir string, modes []string, n, c
 	}
 	fmt.Println("\nCPU per round (less distorted by load than wall times):")
 	fmt.Println()
-	fmt.Println("| SANDBOX | rounds | worker's own CPU per round | children's CPU per round | bots' CPU per round | sandbox CPU per round (children − bots) | python3 -c pass CPU | Postgres statements per round | the same less the idle rate | idle statements per second |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| SANDBOX | rounds | worker's own CPU per round | children's CPU per round | bots' CPU per round | sandbox CPU per round (children − bots) | python3 -c pass CPU | Postgres statements per round |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, r := range results {
 		rounds := time.Duration(max(1, r.rounds.total))
-		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %.1f |\n", r.mode, r.rounds.total,
+		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s | %s |\n", r.mode, r.rounds.total,
 			ms(r.cpu.self/rounds), ms(r.cpu.children/rounds), ms(r.rounds.botCPUSum/rounds),
-			ms((r.cpu.children-r.rounds.botCPUSum)/rounds), ms(r.cpu.interp), perRound(r.statements, r.rounds.total),
-			r.matchStatements(), r.idleStatements)
+			ms((r.cpu.children-r.rounds.botCPUSum)/rounds), ms(r.cpu.interp), perRound(r.statements, r.rounds.total))
 	}
 	fmt.Println("\nround wall: between the engine's ends of two rounds (engine.log); bots' wall and CPU: as the runner measured")
 	fmt.Println("each bot process (log.txt); platform per turn: the engine's time for a turn (log.txt timestamps) less the bot's wall;")
@@ -164,9 +146,7 @@ func run(ctx context.Context, admin, worker, botDir string, modes []string, n, c
 	fmt.Println("worker's own CPU: user+sys of the worker processes' own threads (/proc/PID/stat utime+stime) from the first")
 	fmt.Println("match queued to the last finished, over every round played; children's: the sandboxes, supervisors and bots")
 	fmt.Println("the workers reaped in that time (cutime+cstime), which includes the bots' CPU. Postgres statements: what the")
-	fmt.Println("workers sent in that time (broadside_worker_db_statements_total: queries, execs, BEGIN and COMMIT, batched queries);")
-	fmt.Printf("less the idle rate: less what the same workers sent per second with nothing to play (sampled for %s before the\n", idleSample)
-	fmt.Println("matches were queued) times the time measured, which makes the figure comparable between loads.")
+	fmt.Println("workers sent in that time (broadside_worker_db_statements_total: queries, execs, BEGIN and COMMIT, batched queries).")
 	if opts.profile != "" {
 		fmt.Printf("\nCPU profiles of the workers in %s; read them with\n  go tool pprof -top %s %s/*.pb.gz\n", opts.profile, worker, opts.profile)
 	}
@@ -194,7 +174,7 @@ func runScale(ctx context.Context, admin, worker, botDir, mode string, n, concur
 	cores := runtime.NumCPU()
 	fmt.Printf("bench-worker -scale: SANDBOX=%s, %d matches per worker process of two %s bots (entelect, 10x10), WORKER_CONCURRENCY=%d, %d cores\n\n",
 		mode, n, filepath.Base(botDir), concurrency, cores)
-	fmt.Println("| workers | matches | matches/min | worker's own CPU per round | Postgres statements per round (less idle) | bots' CPU per round | bots' CPU per match | bots-only limit (matches/min) | efficiency | load average at the end |")
+	fmt.Println("| workers | matches | matches/min | worker's own CPU per round | Postgres statements per round | bots' CPU per round | bots' CPU per match | bots-only limit (matches/min) | efficiency | load average at the end |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	for _, w := range scaleSteps(cores) {
 		stepOpts := opts
@@ -211,7 +191,7 @@ func runScale(ctx context.Context, admin, worker, botDir, mode string, n, concur
 		// The bots alone, every core busy with them and nothing else.
 		limit := float64(cores) * float64(time.Minute) / float64(max(1, perMatch))
 		fmt.Printf("| %d | %d | %.2f | %s | %s | %s | %s | %.1f | %.0f%% | %s |\n", w, r.matches, r.perMinute,
-			ms(r.cpu.self/rounds), perRound(r.statements, r.rounds.total)+" ("+r.matchStatements()+")", ms(r.rounds.botCPUSum/rounds),
+			ms(r.cpu.self/rounds), perRound(r.statements, r.rounds.total), ms(r.rounds.botCPUSum/rounds),
 			ms(perMatch), limit, 100*r.perMinute/limit, strings.Join(strings.Fields(string(load))[:3], " "))
 	}
 	fmt.Println("\nworker's own CPU: user+sys of the worker processes' own threads over every round played; Postgres statements:")
@@ -339,7 +319,6 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 		}
 		bots = append(bots, bv.BotID)
 	}
-	res.idleStatements = idleRate(ctx, metrics)
 	for i := range n {
 		err := st.InTx(ctx, func(tx pgx.Tx, st *store.Store) error {
 			m, err := st.MatchCreate(ctx, store.MatchCreateParams{Game: "entelect", MapSize: 1, Seed: int64(1000 + i),
@@ -359,7 +338,7 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 	if err != nil {
 		return res, err
 	}
-	statements0, measureStart := statementsSent(ctx, metrics), time.Now()
+	statements0 := statementsSent(ctx, metrics)
 	profileCtx, stopProfiles := context.WithCancel(ctx)
 	profiled := profileWorkers(profileCtx, pprofs, opts.profile, mode)
 	sampled := make(chan [2]time.Duration, 1)
@@ -391,7 +370,6 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 	if statements1 := statementsSent(ctx, metrics); statements0 >= 0 && statements1 >= 0 {
 		res.statements = statements1 - statements0
 	}
-	res.measured = time.Since(measureStart)
 	rows, err := pool.Query(ctx, `SELECT created_at, started_at, finished_at, replay_key FROM matches ORDER BY id`)
 	if err != nil {
 		return res, err
@@ -761,24 +739,6 @@ func perRound(n int64, rounds int) string {
 		return "–"
 	}
 	return fmt.Sprintf("%.2f", float64(n)/float64(max(1, rounds)))
-}
-
-// idleSample is how long the workers' idle statements are counted.
-const idleSample = 5 * time.Second
-
-// idleRate is the workers' statements per second while they have nothing
-// to play; -1 when they do not export the count.
-func idleRate(ctx context.Context, metrics []string) float64 {
-	n0, t0 := statementsSent(ctx, metrics), time.Now()
-	select {
-	case <-ctx.Done():
-	case <-time.After(idleSample):
-	}
-	n1 := statementsSent(ctx, metrics)
-	if n0 < 0 || n1 < 0 {
-		return -1
-	}
-	return float64(n1-n0) / time.Since(t0).Seconds()
 }
 
 // freeAddr returns a loopback address with a port free now.
