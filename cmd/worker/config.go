@@ -15,12 +15,14 @@ type Config struct {
 	BuildConcurrency int
 	Sandbox          string
 	MetricsAddr      string
-	LogLevel         slog.Level
-	WorkDir          string
-	MatchTimeout     time.Duration
-	BuildTimeout     time.Duration
-	RescueAfter      time.Duration
-	ShutdownGrace    time.Duration
+	// PprofAddr serves Go's profiler, on the loopback interface only.
+	PprofAddr     string
+	LogLevel      slog.Level
+	WorkDir       string
+	MatchTimeout  time.Duration
+	BuildTimeout  time.Duration
+	RescueAfter   time.Duration
+	ShutdownGrace time.Duration
 	// BattleEvery and LadderEvery pace the competition's periodic jobs;
 	// a zero LadderEvery turns the ladder's matchmaking off.
 	BattleEvery time.Duration
@@ -55,6 +57,7 @@ func readConfig(env *config.Env) (Config, error) {
 		BuildConcurrency: int(env.Int("WORKER_BUILD_CONCURRENCY", 0, 1024)),
 		Sandbox:          env.OneOf("SANDBOX", "required", "auto", "off"),
 		MetricsAddr:      env.Address("METRICS_ADDR"),
+		PprofAddr:        env.LoopbackAddress("WORKER_PPROF_ADDR"),
 		LogLevel:         env.LogLevel("LOG_LEVEL"),
 		WorkDir:          env.String("WORK_DIR"),
 		MatchTimeout:     env.Duration("WORKER_MATCH_TIMEOUT"),

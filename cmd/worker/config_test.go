@@ -60,6 +60,12 @@ func TestParseConfig(t *testing.T) {
 		{"build env without a value", map[string]string{"DATABASE_URL": db, "BUILD_ENV": "GOPROXY"}, "BUILD_ENV wants NAME=VALUE", nil},
 		{"build env may not change the proxy", map[string]string{"DATABASE_URL": db, "BUILD_ENV": "https_proxy=http://x"}, "BUILD_ENV may not set https_proxy", nil},
 		{"bad duration", map[string]string{"DATABASE_URL": db, "WORKER_MATCH_TIMEOUT": "soon"}, "WORKER_MATCH_TIMEOUT", nil},
+		{"profiler on loopback", map[string]string{"DATABASE_URL": db, "WORKER_PPROF_ADDR": "127.0.0.1:6060"}, "", func(t *testing.T, c Config) {
+			if c.PprofAddr != "127.0.0.1:6060" {
+				t.Fatalf("PprofAddr %q", c.PprofAddr)
+			}
+		}},
+		{"profiler on every interface", map[string]string{"DATABASE_URL": db, "WORKER_PPROF_ADDR": ":6060"}, "WORKER_PPROF_ADDR must listen on the loopback interface only", nil},
 		{"rescue shorter than a job", map[string]string{"DATABASE_URL": db, "WORKER_RESCUE_AFTER": "1m"}, "WORKER_RESCUE_AFTER", nil},
 	}
 	for _, tc := range tests {

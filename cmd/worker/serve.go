@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/http/pprof"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -74,7 +76,15 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		return err
 	}
 	defer bw.cgroups.Close()
-	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+	poolCfg, err := pgxpool.ParseConfig(cfg.DatabaseURL)
+	if err != nil {
+		return fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	// Every statement the worker sends is counted, for
+	// broadside_worker_db_statements_total.
+	statements := &store.StatementCounter{}
+	poolCfg.ConnConfig.Tracer = statements
+	pool, err := pgxpool.NewWithConfig(ctx, poolCfg)
 	if err != nil {
 		return fmt.Errorf("connect to DATABASE_URL: %w", err)
 	}
@@ -93,7 +103,11 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		jobs.NewPeriodicCollector(store.New(pool)), jobs.NewQueueCollector(store.New(pool)))
+		jobs.NewPeriodicCollector(store.New(pool)), jobs.NewQueueCollector(store.New(pool)),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "broadside_worker_db_statements_total",
+			Help: "Statements this worker process sent to PostgreSQL (queries, execs, each query of a batch, BEGIN and COMMIT).",
+		}, func() float64 { return float64(statements.Count()) }))
 	deps := jobs.Deps{
 		Pool: pool, Bucket: bucket, Logger: log, Games: rulesets.Registry(),
 		Bwrap: bw.match, WorkDir: cfg.WorkDir,
@@ -132,6 +146,13 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 			}
 		}()
 		defer srv.Close()
+	}
+	if cfg.PprofAddr != "" {
+		stop, _, err := servePprofOn(cfg.PprofAddr, log)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	// Canceling ctx (a signal) makes River stop fetching, let running jobs
 	// finish for ShutdownGrace, then cancel them back to the queue.
@@ -210,4 +231,29 @@ func waitForDatabase(ctx context.Context, pool *pgxpool.Pool, within time.Durati
 		case <-time.After(2 * time.Second):
 		}
 	}
+}
+
+// servePprofOn serves net/http/pprof at addr, which the configuration has
+// checked is a loopback address: profiles show the worker's internals and
+// cost CPU to take, so they are for an operator on the machine. The
+// handlers go on a mux of their own, not http.DefaultServeMux.
+func servePprofOn(addr string, log *slog.Logger) (stop func(), bound string, err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, "", fmt.Errorf("WORKER_PPROF_ADDR: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("profiler stopped", "addr", addr, "err", err)
+		}
+	}()
+	log.Info("profiler listening", "addr", "http://"+ln.Addr().String()+"/debug/pprof/")
+	return func() { srv.Close() }, ln.Addr().String(), nil
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"slices"
 	"strconv"
 	"strings"
@@ -191,6 +192,26 @@ func (e *Env) Address(name string) string {
 	s := e.raw(name)
 	if s != "" && !strings.Contains(s, ":") {
 		e.Errorf("%s must be host:port or :port, got %q", name, s)
+	}
+	return s
+}
+
+// LoopbackAddress returns a listen address on the loopback interface,
+// host:port with host 127.0.0.1, ::1 or localhost: what it serves must
+// not be reachable from other machines.
+func (e *Env) LoopbackAddress(name string) string {
+	s := e.raw(name)
+	if s == "" {
+		return ""
+	}
+	host, port, err := net.SplitHostPort(s)
+	if err != nil || port == "" {
+		e.Errorf("%s must be host:port on the loopback interface, such as 127.0.0.1:6060, got %q", name, s)
+		return s
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		e.Errorf("%s must listen on the loopback interface only (127.0.0.1, ::1 or localhost), got %q: "+
+			"what it serves must not be reachable from other machines", name, s)
 	}
 	return s
 }

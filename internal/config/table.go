@@ -84,6 +84,8 @@ func Vars() []Var {
 			Meaning: "required: refuse to start where bubblewrap cannot enforce the limits; auto: confine where possible; off: never confine (development only)"},
 		{Name: "METRICS_ADDR", DefaultNote: "off", UsedBy: worker,
 			Meaning: "address of the Prometheus metrics listener (/metrics), for example :9102"},
+		{Name: "WORKER_PPROF_ADDR", DefaultNote: "off", UsedBy: worker,
+			Meaning: "loopback address of Go's profiler (/debug/pprof/), for example 127.0.0.1:6060; an address other machines can reach is refused"},
 		{Name: "WORK_DIR", DefaultNote: "the system's temporary folder", UsedBy: worker,
 			Meaning: "folder for per-job files (bot copies, replays being written)"},
 		{Name: "WORKER_MATCH_TIMEOUT", Default: "30m", UsedBy: worker,

@@ -3,29 +3,96 @@ package jobs
 import (
 	"context"
 	"log/slog"
+	"maps"
+	"sync"
 	"time"
 
 	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/store"
 )
 
-// publishTimeout bounds one round's publication: a slow database must not
-// slow the match down, and a lost round only leaves the live view behind.
+// publishTimeout bounds one publication: a slow database must not hold
+// the match up, and a lost batch only leaves the live view behind.
 const publishTimeout = 5 * time.Second
 
-// publishRounds is the Progress hook of a match: it stores each round's
+// DefaultLiveEvery is how often a match's rounds are published at most. A round
+// of two quick bots takes tens of milliseconds; one statement and one
+// notification per round cost the worker and the database more than the
+// viewer gains, so the rounds played since the last publication go
+// together, in one statement with one notification. The viewer still
+// gets every round, a quarter of a second late at most.
+const DefaultLiveEvery = 250 * time.Millisecond
+
+// livePublisher is the Progress hook of a match: it stores the rounds'
 // public files and announces them on match_events, so every portal can
-// show the match as it is played. A failure is logged and the match goes
-// on; the replay stored at the end is complete regardless.
-func publishRounds(st *store.Store, matchID int64, log *slog.Logger) func(context.Context, game.RoundProgress) {
-	return func(ctx context.Context, r game.RoundProgress) {
-		ctx, cancel := context.WithTimeout(ctx, publishTimeout)
-		defer cancel()
-		err := st.MatchLiveRoundAdd(ctx, matchID, store.LiveRound{Seq: r.Seq, Name: r.Name, Files: r.Files})
-		if err != nil {
-			log.Warn("match: publish round", "round", r.Name, "err", err)
-		}
+// show the match as it is played. It publishes the first round at once,
+// then at most once per every, off the match's own goroutine; Close
+// publishes what is left. A failure is logged and the match goes on; the
+// replay stored at the end is complete regardless.
+type livePublisher struct {
+	st      *store.Store
+	matchID int64
+	log     *slog.Logger
+	every   time.Duration
+	ctx     context.Context
+
+	// flushing makes publications one at a time, in order.
+	flushing sync.Mutex
+
+	mu      sync.Mutex
+	pending []store.LiveRound
+	timer   *time.Timer // the next publication, when one is due
+	last    time.Time   // the last publication's start
+	closed  bool
+}
+
+func newLivePublisher(ctx context.Context, st *store.Store, matchID int64, log *slog.Logger, every time.Duration) *livePublisher {
+	return &livePublisher{st: st, matchID: matchID, log: log, every: every, ctx: ctx}
+}
+
+// Progress takes one round; it never waits for the database.
+func (p *livePublisher) Progress(_ context.Context, r game.RoundProgress) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
 	}
+	// The rule set may reuse its map for the next round.
+	p.pending = append(p.pending, store.LiveRound{Seq: r.Seq, Name: r.Name, Files: maps.Clone(r.Files)})
+	if p.timer == nil {
+		p.timer = time.AfterFunc(max(0, p.every-time.Since(p.last)), p.flush)
+	}
+}
+
+// flush publishes the rounds pending.
+func (p *livePublisher) flush() {
+	p.flushing.Lock()
+	defer p.flushing.Unlock()
+	p.mu.Lock()
+	batch := p.pending
+	p.pending, p.timer, p.last = nil, nil, time.Now()
+	p.mu.Unlock()
+	if len(batch) == 0 || p.ctx.Err() != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(p.ctx, publishTimeout)
+	defer cancel()
+	if err := p.st.MatchLiveRoundsAdd(ctx, p.matchID, batch); err != nil {
+		p.log.Warn("match: publish rounds", "first", batch[0].Name, "rounds", len(batch), "err", err)
+	}
+}
+
+// Close publishes the rounds not published yet and waits for it; rounds
+// given after it are dropped. Call it once the match is played, before
+// its result is recorded (which clears its live rounds).
+func (p *livePublisher) Close() {
+	p.mu.Lock()
+	p.closed = true
+	if p.timer != nil {
+		p.timer.Stop() // a flush already running takes the flushing lock first
+	}
+	p.mu.Unlock()
+	p.flush()
 }
 
 // publishBuildLog is the progress hook of a build: it stores each chunk of

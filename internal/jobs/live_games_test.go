@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/broadside/broadside/internal/game/rulesets"
+	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
 	"github.com/broadside/broadside/web/board"
@@ -24,7 +25,12 @@ func TestWorkerPublishesOtherGames(t *testing.T) {
 		t.Skip("builds and plays real bots")
 	}
 	e := newEnv(t, testdb.NewPool(t), t.TempDir())
-	startWorkerGames(t, e, t.TempDir(), rulesets.Registry())
+	// Rounds are published every millisecond at most here, not every
+	// quarter of a second as by a real worker: an In Deep Ship match
+	// plays its hundreds of steps in less, and the boards are to be seen
+	// growing. The rounds still come in batches whenever the database is
+	// slower than the rounds.
+	startWorkerWith(t, e, t.TempDir(), rulesets.Registry(), func(d *jobs.Deps) { d.LiveEvery = time.Millisecond })
 	games := []struct {
 		game, dir string
 		seats     int

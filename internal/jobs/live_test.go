@@ -8,7 +8,8 @@ import (
 
 // TestWorkerPublishesRounds plays a match through the worker and follows it
 // as a portal does, on match_events: every round is announced in order as
-// it is played, then the end; the live rounds go with the match.
+// it is played, in batches of the rounds since the last announcement,
+// then the end; the live rounds go with the match.
 func TestWorkerPublishesRounds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and plays real bots")
@@ -31,10 +32,17 @@ func TestWorkerPublishesRounds(t *testing.T) {
 	id := e.createGameMatch(t, "entelect", 1, 9, av.BotID, bv.BotID)
 	var rounds []int
 	var status []string
+	announced := 0
 	for len(status) == 0 || (status[len(status)-1] != "finished" && status[len(status)-1] != "failed") {
 		ev := events.next(t, ctx, id)
 		if ev.Round != nil {
-			rounds = append(rounds, *ev.Round)
+			if ev.First == nil || *ev.First > *ev.Round {
+				t.Fatalf("round event without its first round: first %v, last %d", ev.First, *ev.Round)
+			}
+			for r := *ev.First; r <= *ev.Round; r++ {
+				rounds = append(rounds, r)
+			}
+			announced++
 		} else {
 			status = append(status, ev.Status)
 		}
@@ -53,6 +61,7 @@ func TestWorkerPublishesRounds(t *testing.T) {
 			t.Fatalf("rounds announced out of order: %v", rounds)
 		}
 	}
+	t.Logf("%d rounds announced in %d events", len(rounds), announced)
 	if n := e.count(t, `SELECT count(*) FROM match_live_rounds WHERE match_id = $1`, id); n != 0 {
 		t.Errorf("%d live rounds left after the match", n)
 	}

@@ -183,6 +183,7 @@ func (w *MatchWorker) play(ctx context.Context, id int64, log *slog.Logger) (*pl
 		return nil, err
 	}
 	replayDir := filepath.Join(tmp, "replay")
+	live := newLivePublisher(ctx, st, id, log, w.deps.LiveEvery)
 	sum, err := w.seat.play(ctx, rs, dirs, game.Options{
 		Seed:       m.Seed,
 		Size:       m.MapSize,
@@ -191,8 +192,9 @@ func (w *MatchWorker) play(ctx context.Context, id int64, log *slog.Logger) (*pl
 		NoLimit:    w.deps.NoTimeLimits,
 		Names:      seatNames(m, rs.Traits()),
 		Logger:     log,
-		Progress:   publishRounds(st, id, log),
+		Progress:   live.Progress,
 	})
+	live.Close()
 	if err != nil {
 		return nil, err
 	}

@@ -50,6 +50,9 @@ type Deps struct {
 	// command's --nolimit does: for tests that compare results on a busy
 	// machine, never for a ladder.
 	NoTimeLimits bool
+	// LiveEvery is how often a running match's rounds are published for
+	// the live viewer at most; zero means DefaultLiveEvery.
+	LiveEvery time.Duration
 	// WorkDir holds the per-job folders; empty means the system's temp.
 	WorkDir string
 	// MatchConcurrency and BuildConcurrency are how many jobs of each kind
@@ -120,6 +123,9 @@ func NewWorker(deps Deps) (*Worker, error) {
 	deps.TurnLimits = sandbox.WithDefaults(deps.TurnLimits, sandbox.TurnDefaults())
 	if deps.WorkerID == "" {
 		deps.WorkerID = newWorkerID()
+	}
+	if deps.LiveEvery <= 0 {
+		deps.LiveEvery = DefaultLiveEvery
 	}
 	if deps.HeartbeatEvery <= 0 {
 		deps.HeartbeatEvery = DefaultHeartbeatEvery

@@ -29,9 +29,18 @@ func startWorker(t *testing.T, e *env, workDir string) {
 // startWorkerGames runs an in-process worker hosting the given games.
 func startWorkerGames(t *testing.T, e *env, workDir string, games *game.Registry) {
 	t.Helper()
+	startWorkerWith(t, e, workDir, games, nil)
+}
+
+// startWorkerWith is startWorkerGames with deps changed by change first.
+func startWorkerWith(t *testing.T, e *env, workDir string, games *game.Registry, change func(*jobs.Deps)) {
+	t.Helper()
 	deps := jobs.Deps{
 		Pool: e.pool, Bucket: e.bucket, Games: games, WorkDir: workDir,
 		MatchConcurrency: 2, BuildConcurrency: 2, ShutdownGrace: 10 * time.Second,
+	}
+	if change != nil {
+		change(&deps)
 	}
 	// Bots are untrusted code: they are never played on the host here.
 	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(e.ctx)))

@@ -514,9 +514,11 @@ func (b *Bwrap) alwaysVisible(p string) bool {
 			return true
 		}
 	}
-	for _, ro := range append(append(append([]string{}, b.readOnly...), etcFiles...), interpreterEtcFiles()...) {
-		if p == ro || strings.HasPrefix(p, ro+"/") {
-			return true
+	for _, list := range [][]string{b.readOnly, etcFiles, interpreterEtcFiles()} {
+		for _, ro := range list {
+			if p == ro || strings.HasPrefix(p, ro+"/") {
+				return true
+			}
 		}
 	}
 	return false

@@ -7,10 +7,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -81,6 +83,14 @@ func (cp cgroupParents) checkWritable() error {
 // cgroupSet is the cgroups of one command.
 type cgroupSet struct {
 	dirs map[string]string
+
+	// charged is the memory counter memoryCharged reads, opened at its
+	// first read and kept open until remove: a turn's watch reads it every
+	// tick, and reading an open file again is one system call where
+	// opening it is three and a path walk.
+	mu      sync.Mutex
+	charged *os.File
+	removed bool
 }
 
 // newCgroupSet creates the command's cgroups with its limits.
@@ -189,16 +199,38 @@ func (cs *cgroupSet) memoryUsage() (int64, bool) {
 // than the kernel's per-CPU charge batches (memoryChargeSlack covers them),
 // so while it is within a limit less that slack, memoryUsage is too.
 func (cs *cgroupSet) memoryCharged() (int64, bool) {
+	f := cs.chargedFile()
+	if f == nil {
+		return 0, false
+	}
+	// The kernel writes the counter afresh at every read from offset 0.
+	var buf [32]byte
+	n, err := f.ReadAt(buf[:], 0)
+	if n == 0 || (err != nil && !errors.Is(err, io.EOF)) {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(string(buf[:n])), 10, 64)
+	return v, err == nil
+}
+
+// chargedFile is the open memory counter of memoryCharged; nil once the
+// cgroups are removed or when it cannot be opened.
+func (cs *cgroupSet) chargedFile() *os.File {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.charged != nil || cs.removed {
+		return cs.charged
+	}
 	file := filepath.Join(cs.dirs[unified], "memory.current")
 	if _, v2 := cs.dirs[unified]; !v2 {
 		file = filepath.Join(cs.dirs["memory"], "memory.usage_in_bytes")
 	}
-	b, err := os.ReadFile(file)
+	f, err := os.Open(file)
 	if err != nil {
-		return 0, false
+		return nil
 	}
-	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
-	return n, err == nil
+	cs.charged = f
+	return f
 }
 
 // memoryChargeSlack bounds how far the cgroup's usage counter may lag its
@@ -262,6 +294,12 @@ func (cs *cgroupSet) kill() {
 
 // remove deletes the cgroups; killed processes may take a moment to leave.
 func (cs *cgroupSet) remove() {
+	cs.mu.Lock()
+	if cs.charged != nil {
+		cs.charged.Close()
+	}
+	cs.charged, cs.removed = nil, true
+	cs.mu.Unlock()
 	for _, d := range cs.dirs {
 		for i := 0; i < 200; i++ {
 			err := os.Remove(d)

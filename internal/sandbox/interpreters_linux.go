@@ -5,6 +5,9 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
+	"time"
 )
 
 // interpreterEtcGlobs are the configuration of /etc the interpreters a bot
@@ -19,13 +22,33 @@ var interpreterEtcGlobs = []string{
 }
 
 // interpreterEtcFiles returns the interpreter configuration present here.
+// Every bot turn asks, twice (its mounts, and whether its program is
+// shown), and each glob reads /etc: the answer is kept for
+// interpreterEtcFresh, so an interpreter installed while the worker runs
+// is shown from its next turns on.
 func interpreterEtcFiles() []string {
-	var out []string
+	etcCache.mu.Lock()
+	defer etcCache.mu.Unlock()
+	if etcCache.files != nil && time.Since(etcCache.at) < interpreterEtcFresh {
+		return etcCache.files
+	}
+	out := []string{}
 	for _, g := range interpreterEtcGlobs {
 		matches, _ := filepath.Glob(g)
 		out = append(out, matches...)
 	}
-	return out
+	// Callers append to it: the kept slice has no room to share.
+	etcCache.files, etcCache.at = slices.Clip(out), time.Now()
+	return etcCache.files
+}
+
+// interpreterEtcFresh is how long interpreterEtcFiles keeps its answer.
+const interpreterEtcFresh = 10 * time.Second
+
+var etcCache struct {
+	mu    sync.Mutex
+	files []string
+	at    time.Time
 }
 
 // programsRoot is ProgramsRoot, created when missing so that a sandbox made

@@ -17,36 +17,66 @@ type LiveRound struct {
 	Files map[string]string
 }
 
-// MatchEvent is a notification on the match_events channel: a round
-// played (Round set) or a status change (Status set).
+// MatchEvent is a notification on the match_events channel: rounds
+// played (Round set: the last of them, First the first) or a status
+// change (Status set). The worker announces its rounds in batches, a few
+// a second, so one event may stand for several rounds; a reader reads
+// every round it has not read yet.
 type MatchEvent struct {
 	Match  int64  `json:"match"`
 	Round  *int   `json:"round,omitempty"`
+	First  *int   `json:"first,omitempty"`
 	Status string `json:"status,omitempty"`
 }
 
 // matchEventsChannel is the channel the match_events_notify trigger and
-// MatchLiveRoundAdd announce on.
+// MatchLiveRoundsAdd announce on.
 const matchEventsChannel = "match_events"
 
-// MatchLiveRoundAdd records a round of a running match and announces it,
-// in one statement. A round written again (a retried publish) replaces
-// the first.
+// MatchLiveRoundAdd records one round of a running match and announces
+// it.
 func (s *Store) MatchLiveRoundAdd(ctx context.Context, matchID int64, r LiveRound) error {
-	files, err := json.Marshal(r.Files)
-	if err != nil {
-		return fmt.Errorf("store: encode live round: %w", err)
+	return s.MatchLiveRoundsAdd(ctx, matchID, []LiveRound{r})
+}
+
+// MatchLiveRoundsAdd records rounds of a running match and announces them
+// with one notification, in one statement: the worker publishes a few
+// times a second whatever the pace of the rounds. A round written again
+// (a retried publish) replaces the first; of one seq given twice, the
+// last counts. Nothing is written or announced once the match is no
+// longer running.
+func (s *Store) MatchLiveRoundsAdd(ctx context.Context, matchID int64, rounds []LiveRound) error {
+	if len(rounds) == 0 {
+		return nil
 	}
-	_, err = s.db.Exec(ctx, `
+	at := map[int]int{} // seq → index in the arrays
+	var seqs []int32
+	var names, files []string
+	for _, r := range rounds {
+		data, err := json.Marshal(r.Files)
+		if err != nil {
+			return fmt.Errorf("store: encode live round: %w", err)
+		}
+		if i, ok := at[r.Seq]; ok {
+			names[i], files[i] = r.Name, string(data)
+			continue
+		}
+		at[r.Seq] = len(seqs)
+		seqs, names, files = append(seqs, int32(r.Seq)), append(names, r.Name), append(files, string(data))
+	}
+	_, err := s.db.Exec(ctx, `
 		WITH up AS (
 			INSERT INTO match_live_rounds (match_id, seq, name, files)
-			SELECT $1, $2, $3, $4 FROM matches WHERE id = $1 AND status = 'running'
+			SELECT $1, r.seq, r.name, r.files::jsonb
+			FROM matches m, unnest($2::int[], $3::text[], $4::text[]) AS r (seq, name, files)
+			WHERE m.id = $1 AND m.status = 'running'
 			ON CONFLICT (match_id, seq) DO UPDATE SET name = EXCLUDED.name, files = EXCLUDED.files
-			RETURNING match_id, seq)
-		SELECT pg_notify($5, json_build_object('match', match_id, 'round', seq)::text) FROM up`,
-		matchID, r.Seq, r.Name, files, matchEventsChannel)
+			RETURNING seq)
+		SELECT pg_notify($5, json_build_object('match', $1::bigint, 'round', max(seq), 'first', min(seq))::text)
+		FROM up HAVING count(*) > 0`,
+		matchID, seqs, names, files, matchEventsChannel)
 	if err != nil {
-		return fmt.Errorf("store: add live round %d of match %d: %w", r.Seq, matchID, err)
+		return fmt.Errorf("store: add live rounds %d to %d of match %d: %w", rounds[0].Seq, rounds[len(rounds)-1].Seq, matchID, err)
 	}
 	return nil
 }

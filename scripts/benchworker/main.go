@@ -14,11 +14,16 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -41,8 +46,18 @@ func main() {
 	concurrency := flag.Int("concurrency", 1, "WORKER_CONCURRENCY")
 	workers := flag.Int("workers", 1, "worker processes, each with its own WORK_DIR")
 	botDir := flag.String("bot", "bots/entelect-python3", "the starter bot both seats play")
+	profile := flag.String("profile", "", "folder for CPU profiles of the worker processes while the matches play (WORKER_PPROF_ADDR)")
+	scale := flag.Bool("scale", false, "run 1, 2, 4 ... worker processes up to the CPU cores, -n matches each, in the first of -modes, and print one row per count")
 	flag.Parse()
-	if err := run(context.Background(), *admin, *worker, *botDir, strings.Split(*modes, ","), *n, *concurrency, *workers); err != nil {
+	opts := options{profile: *profile}
+	if *scale {
+		if err := runScale(context.Background(), *admin, *worker, *botDir, strings.Split(*modes, ",")[0], *n, *concurrency, opts); err != nil {
+			fmt.Fprintln(os.Stderr, "bench-worker:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := run(context.Background(), *admin, *worker, *botDir, strings.Split(*modes, ","), *n, *concurrency, *workers, opts); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-worker:", err)
 		os.Exit(1)
 	}
@@ -53,6 +68,12 @@ func envOr(k, def string) string {
 		return v
 	}
 	return def
+}
+
+// options are the run's optional measurements.
+type options struct {
+	// profile is a folder for CPU profiles of the workers; empty: none.
+	profile string
 }
 
 // modeResult is one sandbox mode's run.
@@ -67,9 +88,13 @@ type modeResult struct {
 	// their own threads (self) and their reaped children (the sandboxes,
 	// the supervisors and the bots).
 	cpu processCPU
+	// statements the workers sent to PostgreSQL while the matches played
+	// (broadside_worker_db_statements_total); -1 when a worker does not
+	// export the count.
+	statements int64
 }
 
-func run(ctx context.Context, admin, worker, botDir string, modes []string, n, concurrency, workers int) error {
+func run(ctx context.Context, admin, worker, botDir string, modes []string, n, concurrency, workers int, opts options) error {
 	workerBin, err := filepath.Abs(worker)
 	if err != nil {
 		return err
@@ -85,7 +110,7 @@ func run(ctx context.Context, admin, worker, botDir string, modes []string, n, c
 	defer os.RemoveAll(tmp)
 	var results []modeResult
 	for i, mode := range modes {
-		r, err := runMode(ctx, admin, workerBin, botDir, filepath.Join(tmp, fmt.Sprint(i)), mode, n, concurrency, workers)
+		r, err := runMode(ctx, admin, workerBin, botDir, filepath.Join(tmp, fmt.Sprint(i)), mode, n, concurrency, workers, opts)
 		if err != nil {
 			return fmt.Errorf("SANDBOX=%s: %w", mode, err)
 		}
@@ -107,26 +132,87 @@ func run(ctx context.Context, admin, worker, botDir string, modes []string, n, c
 	}
 	fmt.Println("\nCPU per round (less distorted by load than wall times):")
 	fmt.Println()
-	fmt.Println("| SANDBOX | rounds | worker's own CPU per round | children's CPU per round | bots' CPU per round | sandbox CPU per round (children − bots) | python3 -c pass CPU |")
-	fmt.Println("|---|---|---|---|---|---|---|")
+	fmt.Println("| SANDBOX | rounds | worker's own CPU per round | children's CPU per round | bots' CPU per round | sandbox CPU per round (children − bots) | python3 -c pass CPU | Postgres statements per round |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, r := range results {
 		rounds := time.Duration(max(1, r.rounds.total))
-		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s |\n", r.mode, r.rounds.total,
+		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s | %s |\n", r.mode, r.rounds.total,
 			ms(r.cpu.self/rounds), ms(r.cpu.children/rounds), ms(r.rounds.botCPUSum/rounds),
-			ms((r.cpu.children-r.rounds.botCPUSum)/rounds), ms(r.cpu.interp))
+			ms((r.cpu.children-r.rounds.botCPUSum)/rounds), ms(r.cpu.interp), perRound(r.statements, r.rounds.total))
 	}
 	fmt.Println("\nround wall: between the engine's ends of two rounds (engine.log); bots' wall and CPU: as the runner measured")
 	fmt.Println("each bot process (log.txt); platform per turn: the engine's time for a turn (log.txt timestamps) less the bot's wall;")
 	fmt.Println("python3 -c pass: sampled on the host while the matches played (wall p50; CPU: user+sys of the samples, mean).")
 	fmt.Println("worker's own CPU: user+sys of the worker processes' own threads (/proc/PID/stat utime+stime) from the first")
 	fmt.Println("match queued to the last finished, over every round played; children's: the sandboxes, supervisors and bots")
-	fmt.Println("the workers reaped in that time (cutime+cstime), which includes the bots' CPU.")
+	fmt.Println("the workers reaped in that time (cutime+cstime), which includes the bots' CPU. Postgres statements: what the")
+	fmt.Println("workers sent in that time (broadside_worker_db_statements_total: queries, execs, BEGIN and COMMIT, batched queries).")
+	if opts.profile != "" {
+		fmt.Printf("\nCPU profiles of the workers in %s; read them with\n  go tool pprof -top %s %s/*.pb.gz\n", opts.profile, worker, opts.profile)
+	}
 	return nil
+}
+
+// runScale plays n matches per worker process with 1, 2, 4 ... processes
+// up to the machine's cores, each count on a fresh database, and prints
+// one row per count: how the worker's own costs grow with the processes
+// beside it, and how close the machine comes to what the bots alone
+// would allow.
+func runScale(ctx context.Context, admin, worker, botDir, mode string, n, concurrency int, opts options) error {
+	workerBin, err := filepath.Abs(worker)
+	if err != nil {
+		return err
+	}
+	if botDir, err = filepath.Abs(botDir); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "bench-worker-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	cores := runtime.NumCPU()
+	fmt.Printf("bench-worker -scale: SANDBOX=%s, %d matches per worker process of two %s bots (entelect, 10x10), WORKER_CONCURRENCY=%d, %d cores\n\n",
+		mode, n, filepath.Base(botDir), concurrency, cores)
+	fmt.Println("| workers | matches | matches/min | worker's own CPU per round | Postgres statements per round | bots' CPU per round | bots' CPU per match | bots-only limit (matches/min) | efficiency | load average at the end |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	for _, w := range scaleSteps(cores) {
+		stepOpts := opts
+		if opts.profile != "" {
+			stepOpts.profile = filepath.Join(opts.profile, fmt.Sprintf("workers-%d", w))
+		}
+		r, err := runMode(ctx, admin, workerBin, botDir, filepath.Join(tmp, fmt.Sprint(w)), mode, n*w, concurrency, w, stepOpts)
+		if err != nil {
+			return fmt.Errorf("%d workers: %w", w, err)
+		}
+		load, _ := os.ReadFile("/proc/loadavg")
+		rounds := time.Duration(max(1, r.rounds.total))
+		perMatch := r.rounds.botCPUSum / time.Duration(max(1, r.matches))
+		// The bots alone, every core busy with them and nothing else.
+		limit := float64(cores) * float64(time.Minute) / float64(max(1, perMatch))
+		fmt.Printf("| %d | %d | %.2f | %s | %s | %s | %s | %.1f | %.0f%% | %s |\n", w, r.matches, r.perMinute,
+			ms(r.cpu.self/rounds), perRound(r.statements, r.rounds.total), ms(r.rounds.botCPUSum/rounds),
+			ms(perMatch), limit, 100*r.perMinute/limit, strings.Join(strings.Fields(string(load))[:3], " "))
+	}
+	fmt.Println("\nworker's own CPU: user+sys of the worker processes' own threads over every round played; Postgres statements:")
+	fmt.Println("what the workers sent while the matches played; bots' CPU: as the sandbox measured each bot process;")
+	fmt.Println("bots-only limit: cores ÷ bots' CPU per match, the matches per minute of a machine that did nothing but run the")
+	fmt.Println("bots; efficiency: matches/min ÷ that limit.")
+	return nil
+}
+
+// scaleSteps are 1, 2, 4 ... up to cores, and cores itself.
+func scaleSteps(cores int) []int {
+	var steps []int
+	for w := 1; w < cores; w *= 2 {
+		steps = append(steps, w)
+	}
+	return append(steps, cores)
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
 
-func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n, concurrency, workers int) (modeResult, error) {
+func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n, concurrency, workers int, opts options) (modeResult, error) {
 	res := modeResult{mode: mode}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return res, err
@@ -177,16 +263,30 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 	}
 	defer logFile.Close()
 	var pids []int
+	var metrics, pprofs []string
 	for w := range workers {
 		work := filepath.Join(dir, fmt.Sprintf("work-%d", w))
 		if err := os.MkdirAll(work, 0o755); err != nil {
 			return res, err
 		}
+		metricsAddr, err := freeAddr()
+		if err != nil {
+			return res, err
+		}
+		metrics = append(metrics, metricsAddr)
 		cmd := exec.Command(workerBin)
 		cmd.Stdout, cmd.Stderr = logFile, logFile
 		cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "BLOB_URL="+blobURL, "SANDBOX="+mode,
 			"WORK_DIR="+work, "LOG_LEVEL=info", fmt.Sprintf("WORKER_CONCURRENCY=%d", concurrency),
-			"WORKER_BUILD_CONCURRENCY=1")
+			"WORKER_BUILD_CONCURRENCY=1", "METRICS_ADDR="+metricsAddr)
+		if opts.profile != "" {
+			pprofAddr, err := freeAddr()
+			if err != nil {
+				return res, err
+			}
+			pprofs = append(pprofs, pprofAddr)
+			cmd.Env = append(cmd.Env, "WORKER_PPROF_ADDR="+pprofAddr)
+		}
 		if err := cmd.Start(); err != nil {
 			return res, err
 		}
@@ -238,6 +338,9 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 	if err != nil {
 		return res, err
 	}
+	statements0 := statementsSent(ctx, metrics)
+	profileCtx, stopProfiles := context.WithCancel(ctx)
+	profiled := profileWorkers(profileCtx, pprofs, opts.profile, mode)
 	sampled := make(chan [2]time.Duration, 1)
 	sampleCtx, stopSampling := context.WithCancel(ctx)
 	go func() { wall, cpu := interpreterStarts(sampleCtx); sampled <- [2]time.Duration{wall, cpu} }()
@@ -251,6 +354,8 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 		return left == 0, err
 	})
 	stopSampling()
+	stopProfiles()
+	<-profiled
 	interp := <-sampled
 	res.interp, res.cpu.interp = interp[0], interp[1]
 	if err != nil {
@@ -261,6 +366,10 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 		return res, err
 	}
 	res.cpu.self, res.cpu.children = cpu1.self-cpu0.self, cpu1.children-cpu0.children
+	res.statements = -1
+	if statements1 := statementsSent(ctx, metrics); statements0 >= 0 && statements1 >= 0 {
+		res.statements = statements1 - statements0
+	}
 	rows, err := pool.Query(ctx, `SELECT created_at, started_at, finished_at, replay_key FROM matches ORDER BY id`)
 	if err != nil {
 		return res, err
@@ -623,4 +732,112 @@ func workersCPU(pids []int) (processCPU, error) {
 		c.children += time.Duration(t[2]+t[3]) * clockTick
 	}
 	return c, nil
+}
+
+func perRound(n int64, rounds int) string {
+	if n < 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", float64(n)/float64(max(1, rounds)))
+}
+
+// freeAddr returns a loopback address with a port free now.
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+// statementsSent adds up broadside_worker_db_statements_total of the
+// workers' metrics; -1 when one does not export it.
+func statementsSent(ctx context.Context, addrs []string) int64 {
+	var sum int64
+	for _, addr := range addrs {
+		n, err := scrapeCounter(ctx, "http://"+addr+"/metrics", "broadside_worker_db_statements_total")
+		if err != nil {
+			return -1
+		}
+		sum += n
+	}
+	return sum
+}
+
+func scrapeCounter(ctx context.Context, url, name string) (int64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, err
+	}
+	for _, l := range strings.Split(string(body), "\n") {
+		if v, ok := strings.CutPrefix(l, name+" "); ok {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			return int64(f), err
+		}
+	}
+	return 0, fmt.Errorf("%s: no %s", url, name)
+}
+
+// profileChunk is the length of one CPU profile: the matches' end is not
+// known in advance, so the workers are profiled in pieces that pprof
+// merges when given them all.
+const profileChunk = 5 * time.Second
+
+// profileWorkers takes CPU profiles of every worker (pprof addresses) in
+// pieces of profileChunk into dir until ctx ends; the channel closes when
+// the last piece is written. A piece cut short by ctx is lost.
+func profileWorkers(ctx context.Context, addrs []string, dir, mode string) <-chan struct{} {
+	done := make(chan struct{})
+	if len(addrs) == 0 {
+		close(done)
+		return done
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, "bench-worker: profiles:", err)
+	}
+	var wg sync.WaitGroup
+	for w, addr := range addrs {
+		wg.Go(func() {
+			for i := 0; ctx.Err() == nil; i++ {
+				url := fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", addr, int(profileChunk.Seconds()))
+				path := filepath.Join(dir, fmt.Sprintf("%s-worker%d-%03d.pb.gz", mode, w, i))
+				if err := fetchTo(ctx, url, path); err != nil && ctx.Err() == nil {
+					fmt.Fprintln(os.Stderr, "bench-worker: profile:", err)
+					return
+				}
+			}
+		})
+	}
+	go func() { wg.Wait(); close(done) }()
+	return done
+}
+
+func fetchTo(ctx context.Context, url, path string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %s", url, resp.Status)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, body, 0o644)
 }
