@@ -19,6 +19,7 @@ import (
 
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/store"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // TestClientEndToEnd drives the battleship command's client against a real
@@ -43,10 +44,7 @@ func TestClientEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	bin := filepath.Join(t.TempDir(), "battleship")
-	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "../battleship").CombinedOutput(); err != nil {
-		t.Fatalf("build battleship: %v\n%s", err, out)
-	}
+	bin := testenv.GoBinary(t, "github.com/broadside/broadside/cmd/battleship")
 	config := t.TempDir()
 	// battleship runs as a contestant runs it: its own configuration
 	// folder, and the token only where a step gives it.

@@ -385,16 +385,12 @@ func (bp *browserPortal) waitFor(what, query string) {
 	bp.begin("")
 }
 
-// startWorker builds cmd/worker and runs it against the test's database
+// startWorker runs cmd/worker (built once for all tests) against the test's database
 // and blob store until the test ends; env adds settings (NAME=value). It
 // returns the worker's process id.
 func startWorker(t *testing.T, ctx context.Context, dbURL, blobURL string, env ...string) int {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "worker")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "../worker")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build worker: %v\n%s", err, out)
-	}
+	bin := testenv.GoBinary(t, "github.com/broadside/broadside/cmd/worker")
 	wctx, stop := context.WithCancel(ctx)
 	cmd := exec.CommandContext(wctx, bin)
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "BLOB_URL="+blobURL, "SANDBOX=required",
