@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -47,7 +48,12 @@ func TestViewPlayback(t *testing.T) {
 	}
 	do("16×", chromedp.SetValue(chromedp.CSS(`select.speed`), "16"), chromedp.Click(chromedp.CSS(`button.play`)))
 	start := time.Now()
-	do("play", chromedp.Sleep(4*time.Second))
+	// Played until 20 rounds are shown, or for 4 s at most.
+	_, err = chromedp.Run(browser, chromedp.Poll[chromedp.Void](`+document.getElementById("viewer").dataset.index >= 20`,
+		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(4*time.Second)))
+	if err != nil && !errors.Is(err, chromedp.ErrPollingTimeout) {
+		t.Fatalf("play: %v", err)
+	}
 	n := index()
 	elapsed := time.Since(start)
 	do("pause", chromedp.Click(chromedp.CSS(`button.play`)))
