@@ -307,12 +307,17 @@ type browserSetup struct {
 
 // startPortal boots the portal and a worker (with workerEnv added to its
 // environment) for a browser test that may last up to timeout; both stop
-// when the test ends. It skips the test in -short mode.
+// when the test ends. It skips the test in -short mode, and runs it in
+// parallel with the others.
 func startPortal(t *testing.T, timeout time.Duration, workerEnv ...string) browserSetup {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
+	// Each browser test has its own database, blob folder, portal, worker
+	// and Chromium, so they run beside each other, as many at once as
+	// -parallel allows (the number of CPUs by default).
+	t.Parallel()
 	step := new(string)
 	t.Cleanup(func() {
 		if t.Failed() && *step != "" {
