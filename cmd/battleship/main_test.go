@@ -30,7 +30,12 @@ type kit struct {
 // source tree stays clean, beside cmd/battleship built once for all tests.
 func newKit(t *testing.T) kit {
 	t.Helper()
-	tmp := t.TempDir()
+	return newKitIn(t, t.TempDir())
+}
+
+// newKitIn is newKit in the folder tmp.
+func newKitIn(t *testing.T, tmp string) kit {
+	t.Helper()
 	k := kit{bin: battleshipBinary(t), bots: filepath.Join(tmp, "bots")}
 	for _, name := range []string{"entelect-go-reference", "entelect-python3", "entelect-javascript", "entelect-java", "entelect-cplusplus", "entelect-rust"} {
 		if err := os.CopyFS(filepath.Join(k.bots, name), os.DirFS(filepath.Join("..", "..", "bots", name))); err != nil {

@@ -32,10 +32,10 @@ func TestViewPlaybackRate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
-	k := newKit(t)
+	k := kit{bin: battleshipBinary(t)}
 	played := os.Getenv("BROADSIDE_RATE_REPLAY")
 	if played == "" {
-		played = k.play14(t)
+		played = played14(t)
 	}
 	url := k.serveView(t, played)
 
