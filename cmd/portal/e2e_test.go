@@ -29,6 +29,7 @@ import (
 // other, the match plays, and the result, the replay and the leaderboard
 // show up.
 func TestBrowserEndToEnd(t *testing.T) {
+	t.Parallel() // its own portal, worker and Chromium (see startPortal)
 	bp := newBrowserPortal(t, 4*time.Minute)
 	ctx, base, conn := bp.ctx, bp.base, bp.conn
 
@@ -307,17 +308,18 @@ type browserSetup struct {
 
 // startPortal boots the portal and a worker (with workerEnv added to its
 // environment) for a browser test that may last up to timeout; both stop
-// when the test ends. It skips the test in -short mode, and runs it in
-// parallel with the others.
+// when the test ends. It skips the test in -short mode.
+//
+// Each browser test has its own database, blob folder, portal, worker and
+// Chromium, so most call t.Parallel and run beside each other, as many at
+// once as -parallel allows (the number of CPUs by default).
+// TestHostileBotsThroughPortal does not: its bots' wall-time limits and
+// the worker's overload guard need the machine to themselves.
 func startPortal(t *testing.T, timeout time.Duration, workerEnv ...string) browserSetup {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
-	// Each browser test has its own database, blob folder, portal, worker
-	// and Chromium, so they run beside each other, as many at once as
-	// -parallel allows (the number of CPUs by default).
-	t.Parallel()
 	step := new(string)
 	t.Cleanup(func() {
 		if t.Failed() && *step != "" {
