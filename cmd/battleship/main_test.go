@@ -26,13 +26,17 @@ type kit struct {
 	bots string // a copy of bots/, built
 }
 
-// newKit builds cmd/battleship and a copy of the starter bots in a
-// temporary folder, so the source tree stays clean.
+// newKit builds a copy of the starter bots in a temporary folder, so the
+// source tree stays clean, beside cmd/battleship built once for all tests.
 func newKit(t *testing.T) kit {
 	t.Helper()
-	tmp := t.TempDir()
-	k := kit{bin: filepath.Join(tmp, "battleship"), bots: filepath.Join(tmp, "bots")}
-	runIn(t, ".", "go", "build", "-o", k.bin, ".")
+	return newKitIn(t, t.TempDir())
+}
+
+// newKitIn is newKit in the folder tmp.
+func newKitIn(t *testing.T, tmp string) kit {
+	t.Helper()
+	k := kit{bin: battleshipBinary(t), bots: filepath.Join(tmp, "bots")}
 	for _, name := range []string{"entelect-go-reference", "entelect-python3", "entelect-javascript", "entelect-java", "entelect-cplusplus", "entelect-rust"} {
 		if err := os.CopyFS(filepath.Join(k.bots, name), os.DirFS(filepath.Join("..", "..", "bots", name))); err != nil {
 			t.Fatal(err)
@@ -40,6 +44,12 @@ func newKit(t *testing.T) kit {
 	}
 	runIn(t, filepath.Join(k.bots, "entelect-go-reference"), "go", "build", "-o", "bot", ".")
 	return k
+}
+
+// battleshipBinary is this command, built once for all tests.
+func battleshipBinary(t *testing.T) string {
+	t.Helper()
+	return testenv.GoBinary(t, "github.com/broadside/broadside/cmd/battleship")
 }
 
 func runIn(t *testing.T, dir string, args ...string) {

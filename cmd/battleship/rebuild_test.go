@@ -16,8 +16,7 @@ import (
 func TestForceRebuild(t *testing.T) {
 	needTool(t, "go")
 	tmp := t.TempDir()
-	k := kit{bin: filepath.Join(tmp, "battleship"), bots: filepath.Join(tmp, "bots")}
-	runIn(t, ".", "go", "build", "-o", k.bin, ".")
+	k := kit{bin: battleshipBinary(t), bots: filepath.Join(tmp, "bots")}
 	// Fresh copies, as in a new clone: nothing built.
 	for _, name := range []string{"entelect-go-reference", "entelect-python3", "entelect-csharp"} {
 		if err := os.CopyFS(filepath.Join(k.bots, name), os.DirFS(filepath.Join("..", "..", "bots", name))); err != nil {

@@ -77,8 +77,7 @@ func TestOwnFolders(t *testing.T) {
 func TestSameFolderSeats(t *testing.T) {
 	needTool(t, "python3")
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "battleship")
-	runIn(t, ".", "go", "build", "-o", bin, ".")
+	bin := battleshipBinary(t)
 	src, err := os.ReadFile(filepath.Join("..", "..", "bots", "hitandsunk-python3", "bot.py"))
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,9 +22,8 @@ func TestViewPlayback(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
-	k := newKit(t)
-	played := k.play14(t)
-	url := k.serveView(t, played)
+	k := kit{bin: battleshipBinary(t)}
+	url := k.serveView(t, played14(t))
 
 	browser, do := newViewBrowser(t)
 	index := func() int {
@@ -75,15 +75,35 @@ func TestViewPlayback(t *testing.T) {
 	}
 }
 
-// play14 plays the Go reference bot against itself on 14×14 (seed 8) and
-// returns the replay folder.
-func (k kit) play14(t *testing.T) string {
+// match14 is the match both browser tests of the viewer play back, played
+// once for all tests; TestMain removes its folder.
+var match14 struct {
+	once   sync.Once
+	dir    string
+	played string // empty when it could not be played
+}
+
+// played14 plays the Go reference bot against itself on 14×14 (seed 8) on
+// its first call and returns the replay folder, which the tests only read.
+func played14(t *testing.T) string {
 	t.Helper()
-	played := filepath.Join(t.TempDir(), "replay")
-	if r := k.play(t, "-b", "entelect-go-reference", "entelect-go-reference", "-s", "3", "--seed", "8", "-l", played); r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	match14.once.Do(func() {
+		dir, err := os.MkdirTemp("", "broadside-view14-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		match14.dir = dir
+		k := newKitIn(t, dir)
+		played := filepath.Join(dir, "replay")
+		if r := k.play(t, "-b", "entelect-go-reference", "entelect-go-reference", "-s", "3", "--seed", "8", "-l", played); r.code != 0 {
+			t.Fatalf("exit %d\n%s", r.code, r.stderr)
+		}
+		match14.played = played
+	})
+	if match14.played == "" {
+		t.Fatal("the 14×14 match was not played (see the first test that played it)")
 	}
-	return played
+	return match14.played
 }
 
 // newViewBrowser starts headless Chromium for at most three minutes and

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,16 +11,20 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// rateWindow is how long playback is watched for the rate.
-const rateWindow = 8 * time.Second
+// Playback is watched for the rate until rateRounds rounds are drawn, or
+// for rateWindow at most.
+const (
+	rateRounds = 40
+	rateWindow = 8 * time.Second
+)
 
 // TestViewPlaybackRate measures the player in headless Chromium on a
 // 14×14 Entelect match at 16× (one played here by the Go reference bots,
 // or the replay folder named by BROADSIDE_RATE_REPLAY, such as a longer
 // match of the Python starters): how many rounds it actually draws per
-// second (counted as the board is swapped, over rateWindow), how long a
-// round's fragment takes from the request to the board on screen, and how
-// much a fragment weighs. The figures are logged and saved under the
+// second (counted as the board is swapped, over rateRounds rounds or
+// rateWindow), how long a round's fragment takes from the request to the
+// board on screen, and how much a fragment weighs. The figures are logged and saved under the
 // test's artifacts; only that playback advances is asserted, since the
 // rate depends on the machine and its load.
 func TestViewPlaybackRate(t *testing.T) {
@@ -27,10 +32,10 @@ func TestViewPlaybackRate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
-	k := newKit(t)
+	k := kit{bin: battleshipBinary(t)}
 	played := os.Getenv("BROADSIDE_RATE_REPLAY")
 	if played == "" {
-		played = k.play14(t)
+		played = played14(t)
 	}
 	url := k.serveView(t, played)
 
@@ -58,7 +63,12 @@ func TestViewPlaybackRate(t *testing.T) {
 		}).observe(document.getElementById("frame"), {childList: true});`))
 	do("16×", chromedp.SetValue(chromedp.CSS(`select.speed`), "16"), chromedp.Click(chromedp.CSS(`button.play`)))
 	start := time.Now()
-	do("play", chromedp.Sleep(rateWindow))
+	// Watched until rateRounds are drawn, or for rateWindow at most.
+	_, err := chromedp.Run(browser, chromedp.Poll[chromedp.Void](fmt.Sprintf(`window.draws.length >= %d`, rateRounds),
+		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(rateWindow)))
+	if err != nil && !errors.Is(err, chromedp.ErrPollingTimeout) {
+		t.Fatalf("play: %v", err)
+	}
 	drawn := num(`window.draws.length`)
 	elapsed := time.Since(start)
 	do("pause", chromedp.Click(chromedp.CSS(`button.play`)))

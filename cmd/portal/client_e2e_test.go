@@ -19,12 +19,14 @@ import (
 
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/store"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // TestClientEndToEnd drives the battleship command's client against a real
 // portal and a real worker: login with a token, submit a bot that builds
 // and one that does not, list a match and download its replay twice.
 func TestClientEndToEnd(t *testing.T) {
+	t.Parallel() // its own portal, worker and Chromium (see startPortal)
 	bs := startPortal(t, 4*time.Minute)
 	ctx := bs.ctx
 	pool, err := pgxpool.New(ctx, bs.dbURL)
@@ -43,10 +45,7 @@ func TestClientEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	bin := filepath.Join(t.TempDir(), "battleship")
-	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "../battleship").CombinedOutput(); err != nil {
-		t.Fatalf("build battleship: %v\n%s", err, out)
-	}
+	bin := testenv.GoBinary(t, "github.com/broadside/broadside/cmd/battleship")
 	config := t.TempDir()
 	// battleship runs as a contestant runs it: its own configuration
 	// folder, and the token only where a step gives it.

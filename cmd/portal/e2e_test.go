@@ -29,6 +29,7 @@ import (
 // other, the match plays, and the result, the replay and the leaderboard
 // show up.
 func TestBrowserEndToEnd(t *testing.T) {
+	t.Parallel() // its own portal, worker and Chromium (see startPortal)
 	bp := newBrowserPortal(t, 4*time.Minute)
 	ctx, base, conn := bp.ctx, bp.base, bp.conn
 
@@ -308,6 +309,12 @@ type browserSetup struct {
 // startPortal boots the portal and a worker (with workerEnv added to its
 // environment) for a browser test that may last up to timeout; both stop
 // when the test ends. It skips the test in -short mode.
+//
+// Each browser test has its own database, blob folder, portal, worker and
+// Chromium, so most call t.Parallel and run beside each other, as many at
+// once as -parallel allows (the number of CPUs by default).
+// TestHostileBotsThroughPortal does not: its bots' wall-time limits and
+// the worker's overload guard need the machine to themselves.
 func startPortal(t *testing.T, timeout time.Duration, workerEnv ...string) browserSetup {
 	t.Helper()
 	if testing.Short() {
@@ -385,16 +392,12 @@ func (bp *browserPortal) waitFor(what, query string) {
 	bp.begin("")
 }
 
-// startWorker builds cmd/worker and runs it against the test's database
+// startWorker runs cmd/worker (built once for all tests) against the test's database
 // and blob store until the test ends; env adds settings (NAME=value). It
 // returns the worker's process id.
 func startWorker(t *testing.T, ctx context.Context, dbURL, blobURL string, env ...string) int {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "worker")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "../worker")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build worker: %v\n%s", err, out)
-	}
+	bin := testenv.GoBinary(t, "github.com/broadside/broadside/cmd/worker")
 	wctx, stop := context.WithCancel(ctx)
 	cmd := exec.CommandContext(wctx, bin)
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, "BLOB_URL="+blobURL, "SANDBOX=required",

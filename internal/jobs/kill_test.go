@@ -37,15 +37,12 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// workerProcessSetup builds the worker binary as cmd/worker is built and
+// workerProcessSetup gets the worker binary, built as cmd/worker is, and
 // makes a database of the test's own for worker processes, with a pool on
 // it for the test.
 func workerProcessSetup(t *testing.T) (bin, dbURL string, pool *pgxpool.Pool) {
 	t.Helper()
-	bin = filepath.Join(t.TempDir(), "worker")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/broadside/broadside/cmd/worker").CombinedOutput(); err != nil {
-		t.Fatalf("build worker: %v\n%s", err, out)
-	}
+	bin = testenv.GoBinary(t, "github.com/broadside/broadside/cmd/worker")
 	dbURL = testdb.URL(t)
 	pool, err := pgxpool.New(t.Context(), dbURL)
 	if err != nil {

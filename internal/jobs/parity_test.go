@@ -142,8 +142,7 @@ func TestParity(t *testing.T) {
 	hasPython2 := progs.Note == ""
 
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "battleship")
-	runIn(t, ".", "go", "build", "-o", bin, "../../cmd/battleship")
+	bin := testenv.GoBinary(t, "github.com/broadside/broadside/cmd/battleship")
 	corpus := filepath.Join(tmp, "corpus")
 	makeCorpus(t, corpus, tmp)
 

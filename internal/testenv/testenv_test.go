@@ -39,3 +39,25 @@ func TestRequire(t *testing.T) {
 		})
 	}
 }
+
+// TestGoBinary builds a command twice and gets one binary that runs.
+func TestGoBinary(t *testing.T) {
+	RequireProgram(t, "go")
+	defer RemoveGoBinaries()
+	const pkg = "github.com/broadside/broadside/scripts/testsummary"
+	first := GoBinary(t, pkg)
+	fi, err := os.Stat(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second := GoBinary(t, pkg); second != first {
+		t.Errorf("second call built again: %s, then %s", first, second)
+	}
+	if fi2, err := os.Stat(first); err != nil || !os.SameFile(fi, fi2) || !fi2.ModTime().Equal(fi.ModTime()) {
+		t.Errorf("the binary changed between calls: %v", err)
+	}
+	RemoveGoBinaries()
+	if _, err := os.Stat(first); !os.IsNotExist(err) {
+		t.Errorf("RemoveGoBinaries left %s: %v", first, err)
+	}
+}

@@ -13,12 +13,13 @@ import (
 )
 
 // meetingRunner runs commands on the host; its first command waits for a
-// second one to start (or gives up after a while), which shows whether
-// the two bots of a round run at once.
+// second one to start (or gives up after wait), which shows whether the
+// two bots of a round run at once.
 type meetingRunner struct {
 	*sandbox.Host
 	once, second sync.Once
 	arrived      chan struct{}
+	wait         time.Duration
 	met          bool
 }
 
@@ -29,7 +30,7 @@ func (r *meetingRunner) Run(ctx context.Context, c sandbox.Cmd) (sandbox.Result,
 		select {
 		case <-r.arrived:
 			r.met = true
-		case <-time.After(10 * time.Second):
+		case <-time.After(r.wait):
 		}
 	} else {
 		r.second.Do(func() { close(r.arrived) })
@@ -42,7 +43,14 @@ func (r *meetingRunner) Run(ctx context.Context, c sandbox.Cmd) (sandbox.Result,
 // when they run one after the other.
 func TestPlayConfinedTurnsRunTogether(t *testing.T) {
 	play := func(confined bool) (*game.Summary, *meetingRunner) {
-		r := &meetingRunner{Host: sandbox.NewHost(sandbox.HostConfig{}), arrived: make(chan struct{})}
+		// Bots run at once start within moments of each other: the
+		// confined match waits long, as it only waits that long when the
+		// test fails; the match played in turn always waits it out.
+		wait := 2 * time.Second
+		if confined {
+			wait = 10 * time.Second
+		}
+		r := &meetingRunner{Host: sandbox.NewHost(sandbox.HostConfig{}), arrived: make(chan struct{}), wait: wait}
 		opts := game.Options{Seed: 11, Size: 1, ReplayDir: filepath.Join(t.TempDir(), "replay"), Tournament: true,
 			ConfinedTurns: confined, Runner: r}
 		sum, err := New().Play(context.Background(), []game.Bot{scriptBot(t, "sweep"), scriptBot(t, "sweep", "reverse")}, opts)
