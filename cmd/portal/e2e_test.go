@@ -29,7 +29,6 @@ import (
 // other, the match plays, and the result, the replay and the leaderboard
 // show up.
 func TestBrowserEndToEnd(t *testing.T) {
-	t.Parallel() // its own portal, worker and Chromium (see startPortal)
 	bp := newBrowserPortal(t, 4*time.Minute)
 	ctx, base, conn := bp.ctx, bp.base, bp.conn
 
@@ -311,10 +310,8 @@ type browserSetup struct {
 // when the test ends. It skips the test in -short mode.
 //
 // Each browser test has its own database, blob folder, portal, worker and
-// Chromium, so most call t.Parallel and run beside each other, as many at
-// once as -parallel allows (the number of CPUs by default).
-// TestHostileBotsThroughPortal does not: its bots' wall-time limits and
-// the worker's overload guard need the machine to themselves.
+// Chromium, but they run one after another: the bots' wall-time limits and
+// the worker's overload guard would count a neighbour's load against them.
 func startPortal(t *testing.T, timeout time.Duration, workerEnv ...string) browserSetup {
 	t.Helper()
 	if testing.Short() {
