@@ -95,9 +95,10 @@ t1=$(date +%s)
 status=0
 timeout "${CGROUP2_TIMEOUT:-1500}" qemu-system-x86_64 -accel tcg,thread=multi -m 3072 -smp 2 \
   -nographic -no-reboot -kernel "$kernel" -initrd "$work/initrd.cpio" \
-  -append "console=ttyS0 cgroup_no_v1=all panic=-1 quiet loglevel=3 broadside.script=$repo/scripts/cgroup2/guest.sh broadside.work=$work broadside.modules=${modules#,}" \
+  -append "console=ttyS0 cgroup_no_v1=all panic=-1 quiet loglevel=3 broadside.script=$repo/scripts/cgroup2/guest.sh broadside.work=$work broadside.repo=$repo broadside.modules=${modules#,}" \
   -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
   -virtfs "local,path=$work,mount_tag=work,security_model=none,multidevs=remap" \
+  -virtfs "local,path=$repo,mount_tag=repo,security_model=none,readonly=on,multidevs=remap" \
   -netdev user,id=n0 -device virtio-net-pci,netdev=n0,romfile= </dev/null 2>&1 |
   sed -u -e 's/\r$//' -e 's/\x1b\[[0-9;?]*[a-zA-Z]//g' -e 's/\x1bc//g' | tee "$work/console.log" || status=$?
 if [ ! -f "$work/exit-code" ]; then

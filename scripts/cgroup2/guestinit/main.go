@@ -86,6 +86,15 @@ func run() error {
 	if err := mount9p("work", work, 0, "cache=none"); err != nil {
 		return err
 	}
+	// The repository again, read-only at its own path: a clone in /tmp
+	// or /var/tmp is hidden by their tmpfs above.
+	repo := args["broadside.repo"]
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		return err
+	}
+	if err := mount9p("repo", repo, unix.MS_RDONLY, "cache=loose"); err != nil {
+		return err
+	}
 	if err := network(); err != nil {
 		return err
 	}
