@@ -177,15 +177,23 @@ func (se *season) check(ctx context.Context, rec *recorder, drainFrom time.Time,
 		SELECT 1 FROM river_job j WHERE j.kind = 'match' AND (j.args->>'match_id')::bigint = m.id)`)
 	add("no match lost", lost == 0, "%d matches without a job", lost)
 
+	// A rating period is a ranked match, or a pair of them (the same
+	// seed, the seats swapped), rated once on the half that finished
+	// last; a pair with a half that did not finish is not rated.
 	wrong := count(`
-		SELECT count(*) FROM matches m
-		WHERE m.ranked AND m.status = 'finished'
-		  AND (SELECT count(*) FROM rating_events e WHERE e.match_id = m.id)
-		      <> (SELECT count(*) FROM match_players p WHERE p.match_id = m.id)`)
+		WITH periods AS (
+			SELECT coalesce(m.pair_id, m.id) AS period, count(*) AS halves,
+			       count(*) FILTER (WHERE m.status = 'finished') AS finished,
+			       bool_and(m.status IN ('finished', 'failed', 'canceled')) AS done,
+			       max((SELECT count(*) FROM match_players p WHERE p.match_id = m.id)) AS seats,
+			       sum((SELECT count(*) FROM rating_events e WHERE e.match_id = m.id)) AS events
+			FROM matches m WHERE m.ranked GROUP BY 1)
+		SELECT count(*) FROM periods
+		WHERE done AND events <> CASE WHEN finished = halves THEN seats ELSE 0 END`)
 	ranked := count(`SELECT count(*) FROM matches WHERE ranked AND status = 'finished'`)
 	unrankedRated := count(`SELECT count(*) FROM rating_events e JOIN matches m ON m.id = e.match_id WHERE NOT m.ranked OR m.status <> 'finished'`)
-	add("every finished ranked match rated exactly once", wrong == 0 && unrankedRated == 0 && ranked > 0,
-		"%d ranked matches, %d with the wrong number of rating events, %d events of unranked or unfinished matches", ranked, wrong, unrankedRated)
+	add("every finished ranked match or pair rated exactly once", wrong == 0 && unrankedRated == 0 && ranked > 0,
+		"%d ranked matches, %d matches or pairs with the wrong number of rating events, %d events of unranked or unfinished matches", ranked, wrong, unrankedRated)
 
 	recompute := exec.CommandContext(ctx, filepath.Join(se.p.dir, "bin", "worker"), "recompute-ratings")
 	recompute.Env = append(os.Environ(), se.p.storageEnv()...)
@@ -207,12 +215,14 @@ func (se *season) check(ctx context.Context, rec *recorder, drainFrom time.Time,
 	var pend []string
 	for g, n := range rec.maxPending {
 		pend = append(pend, fmt.Sprintf("%s %d", g, n))
-		if n > ladderSlots {
+		// A pair takes two slots and is made while one is free, so a
+		// two-player ladder may hold one match more than its slots.
+		if n > ladderSlots+1 {
 			bounded = false
 		}
 	}
 	slices.Sort(pend)
-	add("ladder queue stayed bounded", bounded, "most ladder matches waiting per game: %s (slots %d)", strings.Join(pend, ", "), ladderSlots)
+	add("ladder queue stayed bounded", bounded, "most ladder matches waiting per game: %s (slots %d, one more for a pair)", strings.Join(pend, ", "), ladderSlots)
 
 	flat, mem := memoryFlat(rec.rss)
 	add("each worker's memory stayed flat", flat, "%s", mem)
