@@ -183,12 +183,15 @@ func openRecording(p string) (*recording, io.Closer, error) {
 	return r, closer, nil
 }
 
-// otherGames says what a ghost could not replay in the other rule sets.
+// otherGames says why a ghost cannot stand in for a seat of the other
+// rule sets.
 var otherGames = map[string]string{
-	"deepship": "ships move there, so a recorded command aims at cells that depend on where the other ships have gone",
-	"hitandsunk": "several players shoot in an order drawn each round, so one seat's recorded shots " +
-		"no longer fit a game in which another seat plays differently",
-	"brainjar": "its bots talk to the engine through a long-lived process, which a recording of files cannot answer",
+	"hitandsunk": "its ships move on one shared grid among up to 30 players, in an order drawn each round; " +
+		"a recorded move or shot was chosen for where the other ships were, and once one bot plays differently they are elsewhere",
+	"deepship": "its bots are long-lived processes that talk with the engine over three games; " +
+		"a ghost there would have to hold that conversation, not leave a file in a round folder",
+	"brainjar": "its bots are long-lived processes, and a hit gives the shooter another shot, " +
+		"so who fires when depends on both bots; a recorded turn no longer falls where it was played",
 }
 
 func readJSON(fsys fs.FS, name string, v any) error {
