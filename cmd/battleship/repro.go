@@ -125,6 +125,9 @@ type recording struct {
 	// are in every state.json a bot reads, so the ghost keeps them.
 	names [2]string
 	infos [2]game.BotInfo
+	// nicks are the recorded NickNames (else names), to find the seat
+	// of a bot by its bot.json.
+	nicks [2]string
 }
 
 // openRecording opens REPLAY and checks it is an Entelect replay. Every
@@ -145,11 +148,13 @@ func openRecording(p string) (*recording, io.Closer, error) {
 	if rp.Game() != "entelect" {
 		return fail(fmt.Errorf("a %s replay; repro plays Entelect replays only: %s", rp.Game(), otherGames[rp.Game()]))
 	}
+	// The round folders are at the root, or in one folder (a zipped
+	// folder), where board.Open found them.
 	r := &recording{fsys: fsys, root: "."}
-	entries, _ := fs.ReadDir(fsys, ".")
-	for _, e := range entries {
-		if e.IsDir() && !strings.HasPrefix(e.Name(), "Phase ") {
-			if _, err := fs.Stat(fsys, path.Join(e.Name(), "Phase 1 - Round 0")); err == nil {
+	if _, err := fs.Stat(fsys, "Phase 1 - Round 0"); err != nil {
+		entries, _ := fs.ReadDir(fsys, ".")
+		for _, e := range entries {
+			if _, err := fs.Stat(fsys, path.Join(e.Name(), "Phase 1 - Round 0")); err == nil && e.IsDir() {
 				r.root = e.Name()
 				break
 			}
@@ -158,7 +163,7 @@ func openRecording(p string) (*recording, io.Closer, error) {
 	first := path.Join(r.root, "Phase 1 - Round 0")
 	var st struct {
 		MapDimension           int
-		Player1Map, Player2Map *struct{ Owner struct{ Name, Key string } }
+		Player1Map, Player2Map *struct{ Owner struct{ Name string } }
 	}
 	if err := readJSON(fsys, path.Join(first, "state.json"), &st); err != nil {
 		return fail(err)
@@ -178,7 +183,7 @@ func openRecording(p string) (*recording, io.Closer, error) {
 		r.infos = [2]game.BotInfo(info.Players)
 	}
 	for i := range r.infos {
-		r.infos[i].NickName = cmp.Or(r.infos[i].NickName, r.names[i])
+		r.nicks[i] = cmp.Or(r.infos[i].NickName, r.names[i])
 	}
 	return r, closer, nil
 }
@@ -234,7 +239,7 @@ func playRepro(ctx context.Context, c reproConfig, stdout, stderr io.Writer, log
 	switch {
 	case c.seat == "B":
 		seat = 1
-	case c.seat == "" && manifest.NickName != "" && rec.infos[0].NickName != manifest.NickName && rec.infos[1].NickName == manifest.NickName:
+	case c.seat == "" && manifest.NickName != "" && rec.nicks[0] != manifest.NickName && rec.nicks[1] == manifest.NickName:
 		seat = 1
 	}
 	other := 1 - seat
