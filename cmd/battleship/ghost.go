@@ -23,11 +23,28 @@ type ghostRunner struct {
 	fsys fs.FS  // the recorded replay
 	root string // its folder of round folders inside fsys
 	key  string // the seat's key, "A" or "B"
+	// folders are the recording's round folders by round number.
+	folders map[int]string
 
 	mu sync.Mutex
 	// outAt is the first round the recording has no turn of the seat for
 	// (the new game lasts longer); -1 while it has had one every round.
 	outAt int
+}
+
+// newGhost is the ghost of seat key of the recording in root of fsys.
+func newGhost(fsys fs.FS, root, key string) (*ghostRunner, error) {
+	entries, err := fs.ReadDir(fsys, root)
+	if err != nil {
+		return nil, fmt.Errorf("read recording: %w", err)
+	}
+	g := &ghostRunner{fsys: fsys, root: root, key: key, folders: map[int]string{}, outAt: -1}
+	for _, e := range entries {
+		if n, ok := roundNumber(e.Name()); ok && e.IsDir() {
+			g.folders[n] = e.Name()
+		}
+	}
+	return g, nil
 }
 
 // Run writes the recorded command of the round whose folder is the
@@ -43,7 +60,7 @@ func (g *ghostRunner) Run(_ context.Context, cmd command.Cmd) (command.Result, e
 		g.ranOut(round)
 		return command.Result{Stdout: []byte("The recording has no turn of this seat for this round: doing nothing.\n")}, nil
 	}
-	if ignored(g.fsys, rec) {
+	if g.ignored(round, rec) {
 		// The engine ignored what the bot wrote (it ran out of time), so
 		// the ghost writes nothing, as the bot's turn counted.
 		return command.Result{Stdout: []byte("The engine ignored this seat's recorded command: doing nothing.\n")}, nil
@@ -87,11 +104,36 @@ func (g *ghostRunner) ranOutAt() int {
 	return g.outAt
 }
 
-// ignored reports whether the recorded turn's log.txt says the engine did
+// ignored reports whether the engine did not take what the seat wrote in
+// round (recorded in rec): in phase 2 the next round's roundCommand.json,
+// which every replay holds, shows each player's command as the engine took
+// it, and a DoNothing there means the file, whatever it says, counted for
+// nothing. Phase 1 records a player's placement only up to the first one
+// that fails, so there the seat's log.txt decides, where the replay has it.
+func (g *ghostRunner) ignored(round, rec string) bool {
+	if n, ok := roundNumber(round); ok && strings.HasPrefix(round, "Phase 2 ") {
+		var moves struct {
+			Player1Move, Player2Move *struct{ CommandIssued *string }
+		}
+		next := path.Join(g.root, g.folders[n+1], "roundCommand.json")
+		if _, found := g.folders[n+1]; found && readJSON(g.fsys, next, &moves) == nil {
+			m := moves.Player1Move
+			if g.key == "B" {
+				m = moves.Player2Move
+			}
+			if m != nil && m.CommandIssued != nil {
+				return *m.CommandIssued == "DoNothing"
+			}
+		}
+	}
+	return ignoredInLog(g.fsys, rec)
+}
+
+// ignoredInLog reports whether the recorded turn's log.txt says the engine did
 // not take the bot's command (killed at its wall time or over its CPU
 // budget): replaying the file would give the ghost a move the bot never
 // made.
-func ignored(fsys fs.FS, rec string) bool {
+func ignoredInLog(fsys fs.FS, rec string) bool {
 	data, err := fs.ReadFile(fsys, path.Join(rec, "log.txt"))
 	if err != nil {
 		return false

@@ -259,7 +259,10 @@ func playRepro(ctx context.Context, c reproConfig, stdout, stderr io.Writer, log
 		return err
 	}
 	defer os.RemoveAll(ghostDir)
-	ghost := &ghostRunner{fsys: rec.fsys, root: rec.root, key: entelect.Key(other), outAt: -1}
+	ghost, err := newGhost(rec.fsys, rec.root, entelect.Key(other))
+	if err != nil {
+		return err
+	}
 	seats := make([]game.Bot, 2)
 	seats[seat] = bot
 	seats[other] = game.Bot{

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/broadside/broadside/internal/command"
 	"github.com/broadside/broadside/internal/game"
 )
 
@@ -258,8 +259,58 @@ func TestGhostIgnored(t *testing.T) {
 		{"x - I: \tOutput from bot: its command is ignored\n", false},
 	} {
 		fsys := fstest.MapFS{"r/A/log.txt": {Data: []byte(tc.log)}}
-		if got := ignored(fsys, "r/A"); got != tc.want {
-			t.Errorf("ignored(%q) = %v, want %v", tc.log, got, tc.want)
+		if got := ignoredInLog(fsys, "r/A"); got != tc.want {
+			t.Errorf("ignoredInLog(%q) = %v, want %v", tc.log, got, tc.want)
 		}
+	}
+}
+
+// TestGhost plays a ghost's turns from a recording: the recorded command,
+// nothing where the engine took none, and nothing past the recording.
+func TestGhost(t *testing.T) {
+	moves := func(a, b string) *fstest.MapFile {
+		return &fstest.MapFile{Data: []byte(`{"Player1Move":{"CommandIssued":"` + a + `"},"Player2Move":{"CommandIssued":"` + b + `"}}`)}
+	}
+	rec := fstest.MapFS{
+		"m/Phase 1 - Round 0/B/place.txt":       {Data: []byte("Battleship 0 0 North\n")},
+		"m/Phase 2 - Round 1/roundCommand.json": moves("PlaceShip", "PlaceShip"),
+		"m/Phase 2 - Round 1/B/command.txt":     {Data: []byte("1,2,3\n")},
+		"m/Phase 2 - Round 2/roundCommand.json": moves("FireSingleShot", "FireSingleShot"),
+		// Over its CPU budget: the engine took a DoNothing.
+		"m/Phase 2 - Round 2/B/command.txt":     {Data: []byte("1,4,4\n")},
+		"m/Phase 2 - Round 3/roundCommand.json": moves("FireSingleShot", "DoNothing"),
+	}
+	g, err := newGhost(rec, "m", "B")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		round, want string // want: what the ghost leaves, "" for nothing
+	}{
+		{"Phase 1 - Round 0", "place.txt:Battleship 0 0 North\n"},
+		{"Phase 2 - Round 1", "command.txt:1,2,3\n"},
+		{"Phase 2 - Round 2", ""},
+		{"Phase 2 - Round 3", ""}, // the recording's last, root-only folder
+		{"Phase 2 - Round 4", ""},
+	} {
+		dir := filepath.Join(t.TempDir(), tc.round, "B")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.Run(t.Context(), command.Cmd{Args: []string{"ghost", "B", dir}}); err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, name := range []string{"place.txt", "command.txt"} {
+			if data, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
+				got += name + ":" + string(data)
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: ghost left %q, want %q", tc.round, got, tc.want)
+		}
+	}
+	if n := g.ranOutAt(); n != 3 {
+		t.Errorf("ran out at round %d, want 3", n)
 	}
 }
