@@ -276,12 +276,15 @@ func playRepro(ctx context.Context, c reproConfig, stdout, stderr io.Writer, log
 	if err != nil {
 		return err
 	}
+	if abs, err := filepath.Abs(c.replay); err == nil && abs == replayDir {
+		return fmt.Errorf("%w: -l %s is the replay to play again; the new replay needs a folder of its own", errUsage, c.logDir)
+	}
 	rs, err := rulesets.Registry().Get("entelect")
 	if err != nil {
 		return err
 	}
-	// Entelect draws nothing from the seed (ships are placed by the bots,
-	// A always moves first), and its replay does not record one: the new
+	// Entelect draws nothing from the seed (the bots place the ships, and
+	// the rules order each round), and its replay does not record one: the new
 	// match plays the same with any, and its summary shows 0.
 	opts := game.Options{Size: rec.size, ReplayDir: replayDir, Runner: runner, Logger: log}
 	sum, err := newMatch(rs, seats, opts, runner, cal, loader.Runtimes).Play(ctx)

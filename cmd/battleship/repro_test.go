@@ -170,6 +170,7 @@ func TestRepro(t *testing.T) {
 			{"seat C", []string{"--seat", "C", "--bot", "same", "rec"}, "--seat C: Entelect's seats are A and B"},
 			{"no bot", []string{"rec"}, "--bot DIR is required"},
 			{"no bot folder", []string{"--bot", "nobot", "rec"}, "nobot"},
+			{"over the recording", []string{"--bot", "same", "-l", "rec", "rec"}, "-l rec is the replay to play again"},
 		} {
 			r := k.play(t, append([]string{"repro"}, tc.args...)...)
 			if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) {
