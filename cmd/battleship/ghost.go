@@ -70,11 +70,14 @@ func (g *ghostRunner) Run(_ context.Context, cmd command.Cmd) (command.Result, e
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
+		// A recording that cannot be read, or a round folder that cannot
+		// be written, stops the match: a ghost doing nothing instead
+		// would pass for the recorded bot's move.
 		if err != nil {
-			return command.Result{}, fmt.Errorf("ghost %s: %w", g.key, err)
+			return command.Result{}, fmt.Errorf("ghost %s: %w: %w", g.key, command.ErrPlatform, err)
 		}
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			return command.Result{}, fmt.Errorf("ghost %s: %w", g.key, err)
+			return command.Result{}, fmt.Errorf("ghost %s: %w: %w", g.key, command.ErrPlatform, err)
 		}
 	}
 	return command.Result{Stdout: []byte("Recorded command written.\n")}, nil
