@@ -376,31 +376,28 @@ type divergence struct {
 	recorded, now string
 }
 
-// firstDivergence compares seat key's command in every round folder of
-// either replay, in play order; a round one of them lacks counts as no
-// command there.
+// firstDivergence compares seat key's command in every round the
+// recording has a turn of the seat for, in play order; a round the new
+// game did not reach counts as no command there. Past the recording there
+// is nothing to compare with: the ghost has run out.
 func firstDivergence(recFS fs.FS, recRoot string, newFS fs.FS, newRoot, key string) (divergence, bool) {
 	type round struct {
 		name         string
 		phase, round int
 	}
-	seen := map[string]bool{}
 	var rounds []round
-	for _, r := range []struct {
-		fsys fs.FS
-		root string
-	}{{recFS, recRoot}, {newFS, newRoot}} {
-		entries, _ := fs.ReadDir(r.fsys, r.root)
-		for _, e := range entries {
-			m := reproRound.FindStringSubmatch(e.Name())
-			if m == nil || !e.IsDir() || seen[e.Name()] {
-				continue
-			}
-			seen[e.Name()] = true
-			p, _ := strconv.Atoi(m[1])
-			n, _ := strconv.Atoi(m[2])
-			rounds = append(rounds, round{e.Name(), p, n})
+	entries, _ := fs.ReadDir(recFS, recRoot)
+	for _, e := range entries {
+		m := reproRound.FindStringSubmatch(e.Name())
+		if m == nil || !e.IsDir() {
+			continue
 		}
+		if fi, err := fs.Stat(recFS, path.Join(recRoot, e.Name(), key)); err != nil || !fi.IsDir() {
+			continue
+		}
+		p, _ := strconv.Atoi(m[1])
+		n, _ := strconv.Atoi(m[2])
+		rounds = append(rounds, round{e.Name(), p, n})
 	}
 	slices.SortFunc(rounds, func(a, b round) int { return cmp.Or(cmp.Compare(a.phase, b.phase), cmp.Compare(a.round, b.round)) })
 	for _, r := range rounds {

@@ -155,6 +155,27 @@ func TestRepro(t *testing.T) {
 		}
 	})
 
+	t.Run("recording ends first", func(t *testing.T) {
+		// The same recording, cut 5 rounds before its end: the bot's
+		// commands are the recorded ones as far as the recording goes, and
+		// the ghost does nothing from the cut on.
+		cut := rec.summary.Rounds - 5
+		short := filepath.Join(tmp, "short")
+		if err := os.CopyFS(short, os.DirFS(filepath.Join(tmp, "rec"))); err != nil {
+			t.Fatal(err)
+		}
+		for n := cut; n <= rec.summary.Rounds; n++ {
+			if err := os.RemoveAll(filepath.Join(short, "Phase 2 - Round "+strconv.Itoa(n))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rep := reproReportOf(t, k.play(t, "repro", "--json", "--bot", "same", "-l", "short-out", "short"))
+		if rep.DivergedAtRound != nil || rep.GhostRanOutAtRound == nil || *rep.GhostRanOutAtRound != cut {
+			t.Errorf("diverged at %s, ghost ran out at %s; want null and %d",
+				roundText(rep.DivergedAtRound), roundText(rep.GhostRanOutAtRound), cut)
+		}
+	})
+
 	t.Run("bad input", func(t *testing.T) {
 		writeFiles(t, filepath.Join(tmp, "hs"), map[string]string{"replay.json": `{"game":"hitandsunk","size":32}`})
 		writeFiles(t, tmp, map[string]string{"junk.zip": "not a zip"})
