@@ -29,6 +29,7 @@ type config struct {
 
 const usage = `Usage: battleship [options]
        battleship view [--addr HOST:PORT] REPLAY
+       battleship repro [--seat A|B] [--sandbox] [--json] --bot DIR REPLAY
        battleship login --portal URL | logout
        battleship submit [--name NAME] [--game GAME] [--no-wait] DIR
        battleship matches [--bot NAME|ID] [--result R] [--kind K] [--since DATE] [--json]
@@ -36,6 +37,8 @@ const usage = `Usage: battleship [options]
 
 Plays one match between bots on this machine, as the original engine did.
 "battleship view" serves the replay viewer for a replay folder or zip.
+"battleship repro" plays an Entelect replay again with a bot against the
+other seat's recorded moves, and says where the bot's commands differ.
 login, submit, matches and download talk to a portal with an API token
 ("battleship COMMAND --help" for each).
 

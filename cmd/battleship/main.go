@@ -51,6 +51,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && args[0] == "duel" {
 		return duelCommand(ctx, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "repro" {
+		return reproCommand(ctx, args[1:], stdout, stderr)
+	}
 	if len(args) > 0 {
 		if cmd, ok := clientCommands[args[0]]; ok {
 			return cmd(ctx, clientEnv{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}, args[1:])
