@@ -1,6 +1,9 @@
 package page
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // methodName names a rating method as stored with rating events.
 func methodName(method string) string {
@@ -22,4 +25,14 @@ func joinNames(names []string) string {
 		return names[0]
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// ratingMethodNote says how a match's rating changes were computed, and
+// for a pair, on which half they were recorded.
+func ratingMethodNote(v MatchView) string {
+	note := "Computed by " + methodName(v.Ratings[0].Method)
+	if len(v.Pair) == 2 {
+		note += ", once for the pair (recorded on match #" + strconv.FormatInt(v.Ratings[0].MatchID, 10) + ")"
+	}
+	return note + "."
 }

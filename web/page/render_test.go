@@ -48,6 +48,10 @@ func TestEveryTemplateRenders(t *testing.T) {
 			if m := runTogether.FindString(verbatim.ReplaceAllString(out.String(), "")); m != "" {
 				t.Errorf("%s #%d runs words together: %s", name, i, around(out.String(), m))
 			}
+			// Code and preformatted text stand as one word here.
+			if text := verbatim.ReplaceAllString(out.String(), "code"); spaceBeforeStop.MatchString(text) {
+				t.Errorf("%s #%d puts a space before a comma or full stop: %s", name, i, around(text, spaceBeforeStop.FindString(text)))
+			}
 			if out.Len() < 20 {
 				t.Errorf("%s #%d renders almost nothing: %q", name, i, out.String())
 			}
@@ -63,7 +67,9 @@ var (
 	// A word glued to a link or a name: templ drops the space around a
 	// component call on its own line. (An empty element, a colour
 	// swatch, stands apart by its margin.)
-	runTogether = regexp.MustCompile(`[^>]</(a|span|strong)>[A-Za-z]|[A-Za-z]<(a|span|strong)[ >]`)
+	// "Glicko-2 , once" or "method ." from a template line break.
+	spaceBeforeStop = regexp.MustCompile(`[A-Za-z0-9)]\s+[,.](\s|<)`)
+	runTogether     = regexp.MustCompile(`[^>]</(a|span|strong)>[A-Za-z]|[A-Za-z]<(a|span|strong)[ >]`)
 )
 
 // exportedComponents lists the exported components the .templ files of
