@@ -169,7 +169,7 @@ func openRecording(p string) (*recording, io.Closer, error) {
 		return fail(err)
 	}
 	if st.Player1Map == nil || st.Player2Map == nil {
-		return fail(errors.New("Phase 1 - Round 0/state.json names no players"))
+		return fail(errors.New("the state.json of \"Phase 1 - Round 0\" names no players"))
 	}
 	sizes := map[int]int{7: 1, 10: 2, 14: 3}
 	if r.size = sizes[st.MapDimension]; r.size == 0 {
