@@ -179,6 +179,12 @@ func (h *Handler) buildEvents(w http.ResponseWriter, r *http.Request) {
 			next = seq + 1
 		case "restart":
 			next = 0
+		case "end":
+			// The end may overtake the last chunks, or replace them in a
+			// stream that fell behind: the owner gets them first.
+			if owner {
+				return append(catchUp(), ev)
+			}
 		}
 		return []sseEvent{ev}
 	})
