@@ -47,7 +47,11 @@ func NewMain(cfg Config, logger *slog.Logger) *Main {
 
 // open connects the database, the blob store and the queue, and builds the handler.
 func (m *Main) open(ctx context.Context) error {
-	pool, err := pgxpool.New(ctx, m.cfg.DatabaseURL)
+	poolCfg, err := store.PoolConfig(m.cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, poolCfg)
 	if err != nil {
 		return fmt.Errorf("connect to DATABASE_URL: %w", err)
 	}

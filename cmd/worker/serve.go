@@ -76,9 +76,9 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		return err
 	}
 	defer bw.cgroups.Close()
-	poolCfg, err := pgxpool.ParseConfig(cfg.DatabaseURL)
+	poolCfg, err := store.PoolConfig(cfg.DatabaseURL)
 	if err != nil {
-		return fmt.Errorf("DATABASE_URL: %w", err)
+		return err
 	}
 	// Every statement the worker sends is counted, for
 	// broadside_worker_db_statements_total.

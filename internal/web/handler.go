@@ -80,8 +80,9 @@ type Config struct {
 	// the client (TRUSTED_PROXIES); from any other peer the header is
 	// ignored.
 	TrustedProxies []netip.Prefix
-	// LeaderboardTTL is how long a leaderboard page, and the ladder queue
-	// shown with it, is served from memory;
+	// LeaderboardTTL is how long a leaderboard page, the ladder queue
+	// shown with it and the list of matches being played (home page and
+	// leaderboard) are served from memory;
 	// zero reads the database on every request.
 	LeaderboardTTL time.Duration
 	// StreamsPerClient is how many event streams (live matches, build

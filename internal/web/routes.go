@@ -138,7 +138,7 @@ func (h *Handler) router() *chi.Mux {
 // it. Event streams (text/event-stream) are left alone, so each event is
 // flushed as it is written, and so are zips and other compressed
 // downloads, which would only grow.
-var compress = middleware.Compress(5,
+var compress = middleware.Compress(1,
 	"text/html", "text/css", "text/plain", "text/javascript", "application/javascript",
 	"application/json", "image/svg+xml")
 
