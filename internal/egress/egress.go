@@ -17,18 +17,15 @@ import (
 
 // reservedPrefixes are address ranges that are neither private nor public:
 // this network, carrier-grade NAT, IETF protocol assignments,
-// documentation, benchmarking, reserved.
+// benchmarking, reserved, and NAT64 (which could reach any IPv4 address,
+// private ones included).
 var reservedPrefixes = []netip.Prefix{
 	netip.MustParsePrefix("0.0.0.0/8"),
 	netip.MustParsePrefix("100.64.0.0/10"),
 	netip.MustParsePrefix("192.0.0.0/24"),
-	netip.MustParsePrefix("192.0.2.0/24"),
 	netip.MustParsePrefix("198.18.0.0/15"),
-	netip.MustParsePrefix("198.51.100.0/24"),
-	netip.MustParsePrefix("203.0.113.0/24"),
 	netip.MustParsePrefix("240.0.0.0/4"),
 	netip.MustParsePrefix("64:ff9b::/96"),
-	netip.MustParsePrefix("2001:db8::/32"),
 }
 
 // NotPublic reports whether a is not an address of the public internet.

@@ -237,7 +237,7 @@ func (s *Store) WebhookAttemptRecord(ctx context.Context, a WebhookAttempt) (dis
 		}
 		reason := fmt.Sprintf("Switched off after %d failed deliveries in a row over more than %s; the last: %s",
 			a.DisableAfter, a.DisableSpan, a.Err)
-		return st.db.QueryRow(ctx, `
+		err := st.db.QueryRow(ctx, `
 			UPDATE webhooks SET failures = failures + 1, failing_since = coalesce(failing_since, now()),
 			       disabled_at = CASE WHEN disabled_at IS NULL AND failures + 1 >= $2
 			                          AND coalesce(failing_since, now()) <= now() - $3 * interval '1 second'
@@ -247,6 +247,12 @@ func (s *Store) WebhookAttemptRecord(ctx context.Context, a WebhookAttempt) (dis
 			                         THEN $4 ELSE disabled_reason END
 			WHERE id = $1 RETURNING disabled_at IS NOT NULL AND disabled_at = now()`,
 			a.WebhookID, a.DisableAfter, int64(a.DisableSpan/time.Second), reason).Scan(&disabled)
+		if err != nil || !disabled {
+			return err
+		}
+		// No retry follows on a hook switched off.
+		_, err = st.db.Exec(ctx, `UPDATE webhook_deliveries SET status = 'failed' WHERE id = $1`, a.DeliveryID)
+		return err
 	})
 	if err != nil {
 		return false, fmt.Errorf("store: record attempt of delivery %d: %w", a.DeliveryID, interpretError(err))

@@ -33,7 +33,7 @@ func NotifySettings(b Base, v NotifyView) templ.Component {
 			templ_7745c5c3_Var1 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h2 id=\"notifications\">Notifications</h2><p>Choose what you hear of and how: by e-mail, or by a webhook (an HTTPS address of yours that receives each event as signed JSON, see <a href=\"/docs/api#webhooks\">the API</a>).</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h2 id=\"notifications\">Notifications</h2><p>Choose what you hear of and how: by e-mail, or by a webhook (an HTTPS address of yours that receives each event as signed JSON, see <a href=\"/docs/api#notifications\">the API</a>).</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
