@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -37,18 +38,26 @@ func (s *Store) NotifyEmailGet(ctx context.Context, userID int64) (*NotifyEmail,
 	return e, nil
 }
 
+// ErrTooSoon refuses a new address within a minute of the last one, so
+// an account cannot make the platform mail one address after another.
+var ErrTooSoon = errors.New("store: too soon after the last verification")
+
 // NotifyEmailSet sets a user's address, unverified, with a new
 // verification token (its hash) and unsubscribe token. The events chosen
-// before are kept.
+// before are kept. Within a minute of the last one it is ErrTooSoon.
 func (s *Store) NotifyEmailSet(ctx context.Context, userID int64, address string, verifyHash []byte, unsubscribe string) error {
-	_, err := s.db.Exec(ctx, `
+	tag, err := s.db.Exec(ctx, `
 		INSERT INTO notify_email (user_id, address, verify_token_hash, verify_sent_at, unsubscribe_token)
 		VALUES ($1, $2, $3, now(), $4)
 		ON CONFLICT (user_id) DO UPDATE SET address = $2, verified_at = NULL, verify_token_hash = $3,
-		       verify_sent_at = now(), unsubscribe_token = $4, updated_at = now()`,
+		       verify_sent_at = now(), unsubscribe_token = $4, updated_at = now()
+		WHERE notify_email.verify_sent_at IS NULL OR notify_email.verify_sent_at < now() - interval '1 minute'`,
 		userID, address, verifyHash, unsubscribe)
 	if err != nil {
 		return fmt.Errorf("store: set notification e-mail of user %d: %w", userID, interpretError(err))
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("store: set notification e-mail of user %d: %w", userID, ErrTooSoon)
 	}
 	return nil
 }

@@ -92,7 +92,9 @@ func (h *Handler) setEmail(ctx context.Context, uid int64, raw string) (string, 
 	if err != nil {
 		return "", refuse(http.StatusUnprocessableEntity, "%q is not an e-mail address.", raw)
 	}
-	if err := h.cfg.Notifier.SetEmail(ctx, uid, addr); err != nil {
+	if err := h.cfg.Notifier.SetEmail(ctx, uid, addr); errors.Is(err, store.ErrTooSoon) {
+		return "", refuse(http.StatusTooManyRequests, "You asked for a confirmation link less than a minute ago; please wait a little.")
+	} else if err != nil {
 		return "", err
 	}
 	return addr, nil

@@ -110,6 +110,9 @@ func TestNotificationSettingsPages(t *testing.T) {
 	if res.status != http.StatusOK || !strings.Contains(res.body, "We sent a confirmation link to ann@example.org") {
 		t.Fatalf("set address: status %d", res.status)
 	}
+	if res := ann.post("/account/notifications/email", url.Values{"address": {"someone.else@example.org"}, "csrf_token": {"-"}}); res.status != http.StatusTooManyRequests {
+		t.Errorf("a second address within a minute: status %d", res.status)
+	}
 	var verifications int
 	if err := b.st.DB().QueryRow(b.ctx, `SELECT count(*) FROM river_job WHERE kind = 'notify_verify' AND args->>'address' = 'ann@example.org'`).Scan(&verifications); err != nil || verifications != 1 {
 		t.Fatalf("verification jobs: %d, %v", verifications, err)
