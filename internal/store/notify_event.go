@@ -35,6 +35,16 @@ func (s *Store) EventPublish(ctx context.Context, ev event.Event) error {
 	return nil
 }
 
+// EventsPending reports whether any event waits to be dispatched.
+func (s *Store) EventsPending(ctx context.Context) (bool, error) {
+	var pending bool
+	err := s.db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM notify_events WHERE dispatched_at IS NULL)`).Scan(&pending)
+	if err != nil {
+		return false, fmt.Errorf("store: pending events: %w", err)
+	}
+	return pending, nil
+}
+
 // EventsTakePending locks up to limit events not yet dispatched, oldest
 // first, skipping those another dispatcher holds. Call it in a
 // transaction that marks them dispatched (EventsMarkDispatched).
