@@ -199,6 +199,9 @@ func NewWorker(deps Deps) (*Worker, error) {
 	return &Worker{river: rc, deps: deps, dir: dir, started: time.Now()}, nil
 }
 
+// fetchPollInterval is how often a worker looks for jobs it was not told of.
+const fetchPollInterval = 5 * time.Second
+
 // riverConfig is the worker's River configuration over queues, workers
 // and periodic jobs; tests of how River hands out jobs use it too.
 func riverConfig(deps Deps, queues map[string]river.QueueConfig, workers *river.Workers, periodic []*river.PeriodicJob) *river.Config {
@@ -211,6 +214,11 @@ func riverConfig(deps Deps, queues map[string]river.QueueConfig, workers *river.
 		RescueStuckJobsAfter: deps.Timeouts.rescueAfter(),
 		SoftStopTimeout:      deps.ShutdownGrace,
 		PeriodicJobs:         periodic,
+		// River hears of new jobs at once through LISTEN/NOTIFY; its poll
+		// is only the fallback, and at its default (a second, for each
+		// queue) an idle worker's polls were most of the statements a
+		// fleet sends per round.
+		FetchPollInterval: fetchPollInterval,
 		// Retries of a match start soon: most failures are a lost worker.
 		RetryPolicy: &retryPolicy{},
 	}
