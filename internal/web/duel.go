@@ -108,6 +108,12 @@ func (h *Handler) duelFormView(ctx context.Context, b *store.BotDetail, versions
 	if f.Sides, err = h.store.DuelSides(ctx, b.OwnerID, b.Game); err != nil {
 		return nil, err
 	}
+	for _, s := range f.Sides {
+		if b.CurrentVersionID == nil || s.VersionID != *b.CurrentVersionID {
+			f.Default = page.DuelSideValue(s)
+			break
+		}
+	}
 	if f.Duels, err = h.store.DuelList(ctx, b.OwnerID, b.ID, 5); err != nil {
 		return nil, err
 	}

@@ -34,15 +34,18 @@ type DuelsView struct {
 type DuelForm struct {
 	Versions []store.BotVersionRow
 	Sides    []store.DuelSide
+	// Default is the side chosen at first (a DuelSideValue): the first that is
+	// not the bot's playing version.
+	Default string
 	// Duels are the owner's latest duels of the bot.
 	Duels []store.Duel
 }
 
 func duelURL(id int64) string { return "/duels/" + itoa(id) }
 
-// sideValue is a duel side as the form posts it: the bot's id and the
+// DuelSideValue is a duel side as the form posts it: the bot's id and the
 // version number, 0 for a house bot's playing version.
-func sideValue(s store.DuelSide) string {
+func DuelSideValue(s store.DuelSide) string {
 	if s.House {
 		return fmt.Sprintf("%d:0", s.BotID)
 	}
