@@ -327,6 +327,7 @@ func renderCases(t *testing.T) map[string][]templ.Component {
 			Pager: page.Pager{Page: 1, HasNext: true}})},
 		"Match":         append(matchPages, runningPage, failedPage),
 		"ReplayCommand": {page.ReplayCommand(&finished), page.ReplayCommand(&running)},
+		"ReproCommands": {page.ReproCommands(&finished, 1)},
 		"PairNote":      {page.PairNote(pairedPage), page.PairNote(secondHalf)},
 		"RatingChanges": {page.RatingChanges(pairedPage), page.RatingChanges(secondHalf),
 			page.RatingChanges(page.MatchView{Base: ann, Match: &failed})},
