@@ -78,6 +78,9 @@ func TestDuelFromBotPage(t *testing.T) {
 	if err != nil || len(games) != 4 {
 		t.Fatalf("%d games (%v)", len(games), err)
 	}
+	if page := b.browser(t).get(fmt.Sprintf("/matches/%d", games[1].MatchID)).body; !strings.Contains(page, fmt.Sprintf(`Game 2 of <a href="/duels/%d">duel #%d</a>`, id, id)) {
+		t.Error("a duel game's match page does not link its duel")
+	}
 	for _, g := range games {
 		seatA := g.Index % 2
 		res := make([]store.MatchPlayerResult, 2)

@@ -288,6 +288,9 @@ func renderCases(t *testing.T) map[string][]templ.Component {
 	}
 	runningPage := page.Match(page.MatchView{Base: visitor, Match: &running})
 	failedPage := page.Match(page.MatchView{Base: ann, Match: &failed})
+	duelMatch := finished
+	duelMatch.Kind, duelMatch.Ranked, duelMatch.DuelID, duelMatch.DuelGame = "duel", false, ptr(int64(3)), 2
+	duelPage := page.Match(page.MatchView{Base: ann, Match: &duelMatch})
 	ratingEvents := []store.RatingEventRow{
 		{ID: 1, MatchID: 7, BotID: 10, BotName: "Python3 Starter", Ladder: "entelect", Method: "glicko2",
 			Before: store.Rating{Rating: 1500, Deviation: 350}, After: store.Rating{Rating: 1662.3, Deviation: 290.3}, CreatedAt: now},
@@ -325,7 +328,7 @@ func renderCases(t *testing.T) map[string][]templ.Component {
 		"BotLadderLine":   components(ladders, page.BotLadderLine),
 		"Matches": {page.Matches(page.MatchesView{Base: visitor, Matches: matches, Games: []string{"entelect", "brainjar"}, Game: "brainjar", Bot: "10",
 			Pager: page.Pager{Page: 1, HasNext: true}})},
-		"Match":         append(matchPages, runningPage, failedPage),
+		"Match":         append(matchPages, runningPage, failedPage, duelPage),
 		"ReplayCommand": {page.ReplayCommand(&finished), page.ReplayCommand(&running)},
 		"ReproCommands": {page.ReproCommands(&finished, 1)},
 		"PairNote":      {page.PairNote(pairedPage), page.PairNote(secondHalf)},
