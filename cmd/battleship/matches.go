@@ -16,13 +16,13 @@ import (
 )
 
 const matchesUsage = `Usage: battleship matches [--bot NAME|ID] [--result won|lost|drawn]
-                          [--kind ranked|challenge|battle] [--since DATE] [--limit N] [--json]
+                          [--kind ranked|challenge|battle|duel] [--since DATE] [--limit N] [--json]
 
 Lists your matches, newest first: those of all your bots, or of one.
 
   --bot NAME|ID    one bot: one of yours by name, or any bot by id
   --result R       won, lost or drawn (the result of your bot's seat)
-  --kind K         ranked (ladder games), challenge or battle
+  --kind K         ranked (ladder games), challenge, battle or duel
   --since DATE     matches created on or after DATE (2026-11-22, or 2026-11-22T20:00:00Z)
   --limit N        at most N matches (default 50; 0 for all)
   --json           the matches as a JSON array, as GET /api/matches gives them
@@ -57,10 +57,10 @@ func matchesCommand(ctx context.Context, e clientEnv, args []string) int {
 	case "":
 	case "ranked":
 		q.Set("ranked", "true")
-	case "challenge", "battle", "ladder", "placement":
+	case "challenge", "battle", "ladder", "placement", "duel":
 		q.Set("kind", *kind)
 	default:
-		return e.fail(exitUsage, "--kind is ranked, challenge or battle")
+		return e.fail(exitUsage, "--kind is ranked, challenge, battle, duel, ladder or placement")
 	}
 	if *since != "" {
 		q.Set("since", *since)

@@ -112,6 +112,11 @@ func TestClientEndToEnd(t *testing.T) {
 	if code, stdout, _ = battleship(nil, "matches", "--result", "lost"); code != 0 || !strings.Contains(stdout, "No matches") {
 		t.Fatalf("matches --result lost: exit %d: %s", code, stdout)
 	}
+	// Duel games are a kind of their own, which the client and the
+	// portal's filter both take.
+	if code, stdout, _ = battleship(nil, "matches", "--kind", "duel"); code != 0 || !strings.Contains(stdout, "No matches") {
+		t.Fatalf("matches --kind duel: exit %d: %s", code, stdout)
+	}
 
 	out := t.TempDir()
 	if code, stdout, _ = battleship(nil, "download", "--out", out, "--bot", "Pyro", "--last", "5"); code != 0 || !strings.Contains(stdout, "bytes") {

@@ -92,11 +92,16 @@ func New(st *store.Store, queue Enqueuer, logger *slog.Logger) *Service {
 
 // createMatch records a match and enqueues it in one transaction.
 func (s *Service) createMatch(ctx context.Context, st *store.Store, tx pgx.Tx, p store.MatchCreateParams) (int64, error) {
+	return createMatch(ctx, st, tx, s.queue, p)
+}
+
+// createMatch records a match and enqueues it on queue in one transaction.
+func createMatch(ctx context.Context, st *store.Store, tx pgx.Tx, queue Enqueuer, p store.MatchCreateParams) (int64, error) {
 	m, err := st.MatchCreate(ctx, p)
 	if err != nil {
 		return 0, err
 	}
-	added, err := s.queue.EnqueueMatchTx(ctx, tx, m.ID)
+	added, err := queue.EnqueueMatchTx(ctx, tx, m.ID)
 	if err != nil {
 		return 0, fmt.Errorf("enqueue match %d: %w", m.ID, err)
 	}

@@ -26,16 +26,19 @@ const (
 	QueueMatch = "match"
 )
 
-// matchPriority orders the match queue (River runs 1 before 2): a challenge
-// that a person waits for, then a battle's games, then the matchmaker's.
+// matchPriority orders the match queue (River runs 1 before 4): a challenge
+// that a person waits for, then a battle's games, then a duel's (its owner
+// waits for a verdict, but over many games), then the matchmaker's.
 func matchPriority(kind string) int {
 	switch kind {
 	case "challenge":
 		return 1
 	case "battle":
 		return 2
-	default:
+	case "duel":
 		return 3
+	default:
+		return 4
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/build"
 	"github.com/broadside/broadside/internal/command"
+	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/repro"
 	"github.com/broadside/broadside/internal/store"
@@ -83,12 +84,17 @@ func (w *MatchWorker) Work(ctx context.Context, job *river.Job[MatchArgs]) error
 		w.deps.Metrics.jobDone("match", "error", time.Since(start))
 		return fmt.Errorf("play match %d: %w", id, err)
 	}
+	var duelEnded int64
 	err = untilReachable(ctx, log, "match: record result", func() error {
 		return pgx.BeginFunc(ctx, w.deps.Pool, func(tx pgx.Tx) error {
 			if err := recordResult(ctx, store.NewTx(tx), res, w.deps.LadderPauseAfter); err != nil {
 				return err
 			}
-			_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
+			var err error
+			if duelEnded, err = competition.AdvanceDuel(ctx, tx, w.queue(ctx), id); err != nil {
+				return err
+			}
+			_, err = river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
 			return err
 		})
 	})
@@ -105,7 +111,37 @@ func (w *MatchWorker) Work(ctx context.Context, job *river.Job[MatchArgs]) error
 	if w.deps.AfterMatch != nil {
 		w.deps.AfterMatch(ctx, id)
 	}
+	w.duelFinished(ctx, log, duelEnded)
 	return nil
+}
+
+// queue enqueues the next games of a duel on the River client running
+// this job, inside the result's transaction.
+func (w *MatchWorker) queue(context.Context) competition.Enqueuer { return jobQueue{} }
+
+// jobQueue enqueues on the River client of the job whose context it is
+// given.
+type jobQueue struct{}
+
+func (jobQueue) EnqueueMatchTx(ctx context.Context, tx pgx.Tx, matchID int64) (bool, error) {
+	rc, err := river.ClientFromContextSafely[pgx.Tx](ctx)
+	if err != nil {
+		return false, fmt.Errorf("jobs: enqueue match %d: %w", matchID, err)
+	}
+	return (&Client{river: rc}).EnqueueMatchTx(ctx, tx, matchID)
+}
+
+// duelFinished is the hook point of a duel's end: called once, after the
+// transaction that recorded its verdict (or its failure) committed, with
+// the duel's id; zero means no duel ended.
+func (w *MatchWorker) duelFinished(ctx context.Context, log *slog.Logger, duelID int64) {
+	if duelID == 0 {
+		return
+	}
+	log.Info("duel: finished", "duel_id", duelID)
+	if w.deps.DuelFinished != nil {
+		w.deps.DuelFinished(ctx, duelID)
+	}
 }
 
 // complete marks the job done without recording anything.
@@ -118,14 +154,25 @@ func (w *MatchWorker) complete(ctx context.Context, job *river.Job[MatchArgs]) e
 
 // fail records the match as failed and completes the job, together.
 func (w *MatchWorker) fail(ctx context.Context, job *river.Job[MatchArgs], fault, msg string) error {
-	return pgx.BeginFunc(ctx, w.deps.Pool, func(tx pgx.Tx) error {
+	var duelEnded int64
+	err := pgx.BeginFunc(ctx, w.deps.Pool, func(tx pgx.Tx) error {
 		err := store.NewTx(tx).MatchFail(ctx, job.Args.MatchID, fault, msg)
 		if err != nil && !errors.Is(err, store.ErrMatchDone) {
 			return err
 		}
+		if err == nil {
+			// A duel stops at a game that cannot be played.
+			if duelEnded, err = competition.AdvanceDuel(ctx, tx, w.queue(ctx), job.Args.MatchID); err != nil {
+				return err
+			}
+		}
 		_, err = river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
 		return err
 	})
+	if err == nil {
+		w.duelFinished(ctx, w.deps.Logger.With("match_id", job.Args.MatchID), duelEnded)
+	}
+	return err
 }
 
 // platformFailure is the reason shown for a match the platform failed on

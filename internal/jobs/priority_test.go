@@ -118,3 +118,23 @@ func TestLadderBurstStarvesNeither(t *testing.T) {
 		t.Errorf("%d ladder matches still waiting when the build was done, want all %d", waiting, burst)
 	}
 }
+
+// TestMatchPriorityOrder: a challenge goes first, then a battle's games,
+// then a duel's, then the ladder's; River runs priority 1 first and knows
+// no priority past 4.
+func TestMatchPriorityOrder(t *testing.T) {
+	order := []string{"challenge", "battle", "duel", "ladder"}
+	for i := 1; i < len(order); i++ {
+		if a, b := matchPriority(order[i-1]), matchPriority(order[i]); a >= b {
+			t.Errorf("%s has priority %d, %s %d: want %s first", order[i-1], a, order[i], b, order[i-1])
+		}
+	}
+	for _, kind := range append(order, "placement") {
+		if p := matchPriority(kind); p < 1 || p > 4 {
+			t.Errorf("%s has priority %d, outside River's 1 to 4", kind, p)
+		}
+	}
+	if matchPriority("placement") != matchPriority("ladder") {
+		t.Error("a placement match is the ladder's and queues with it")
+	}
+}

@@ -72,6 +72,11 @@ type Deps struct {
 	// AfterMatch, when set, is called after a match's result is committed
 	// (the competition layer advances battles from it).
 	AfterMatch func(ctx context.Context, matchID int64)
+	// DuelFinished, when set, is called once a duel has its verdict or
+	// stopped failing, after the transaction that recorded it committed:
+	// the hook for telling its owner. A worker that stops in between
+	// skips it; the duel's record is complete either way.
+	DuelFinished func(ctx context.Context, duelID int64)
 	// Scheduler, when set, runs the competition's periodic jobs (battle,
 	// ladder and rescue ticks) on this worker's client.
 	Scheduler *Scheduler

@@ -150,3 +150,29 @@ func quote(w string) string {
 func (s Seat) String() string {
 	return fmt.Sprintf("%s v%d by %s", s.Bot, s.Version, s.Owner)
 }
+
+// reproGame is the one game whose replays `battleship repro` plays.
+const reproGame = "entelect"
+
+// ReplayZip is the name the portal gives match id's replay download.
+func ReplayZip(id int64) string { return fmt.Sprintf("match-%d-replay.zip", id) }
+
+// ReproCommand is the `battleship repro` command line that plays seat
+// (0 or 1, Entelect's A or B) of m again against the other seat's
+// recorded moves, from the seat's folder as Folders names it and the
+// replay zip the portal serves (replay). ok is false for a game repro
+// does not play or a seat m does not have.
+func ReproCommand(m Match, seat int, replay string) (cmd string, ok bool) {
+	if m.Game != reproGame || len(m.Seats) != 2 || seat < 0 || seat > 1 {
+		return "", false
+	}
+	folder := Folders(m.Seats)[seat]
+	if strings.HasPrefix(folder, "-") {
+		folder = "./" + folder
+	}
+	words := []string{"battleship", "repro", "--seat", []string{"A", "B"}[seat], "--bot", folder, replay}
+	for i, w := range words {
+		words[i] = quote(w)
+	}
+	return strings.Join(words, " "), true
+}

@@ -90,3 +90,31 @@ func TestCommand(t *testing.T) {
 		})
 	}
 }
+
+func TestReproCommand(t *testing.T) {
+	two := func(game string) Match {
+		return Match{Game: game, Seed: 5, Seats: []Seat{
+			{Bot: "Sea Wolf", Owner: "ann", Version: 2, VersionID: 20},
+			{Bot: "Sea Wolf", Owner: "ann", Version: 1, VersionID: 10},
+		}}
+	}
+	for _, tc := range []struct {
+		name string
+		m    Match
+		seat int
+		want string
+		ok   bool
+	}{
+		{"seat A", two("entelect"), 0, "battleship repro --seat A --bot ann/v2/Sea_Wolf match-7-replay.zip", true},
+		{"seat B", two("entelect"), 1, "battleship repro --seat B --bot ann/v1/Sea_Wolf match-7-replay.zip", true},
+		{"another game", two("hitandsunk"), 0, "", false},
+		{"no such seat", two("entelect"), 2, "", false},
+		{"one bot against itself", Match{Game: "entelect", Seats: []Seat{{Bot: "O'Brien", VersionID: 1}, {Bot: "O'Brien", VersionID: 1}}}, 1,
+			"battleship repro --seat B --bot O_Brien match-7-replay.zip", true},
+	} {
+		got, ok := ReproCommand(tc.m, tc.seat, ReplayZip(7))
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("%s: %q %v, want %q %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+}

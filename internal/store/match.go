@@ -45,6 +45,10 @@ type MatchCreateParams struct {
 	// first half has that id (see MatchPair); the first half joins the pair
 	// in the same transaction.
 	PairID int64
+	// DuelID, when set, makes the match game DuelGame (its place in the
+	// schedule) of that duel.
+	DuelID   int64
+	DuelGame int
 }
 
 // MatchCreate records a queued match with its seats. The caller enqueues
@@ -59,9 +63,9 @@ func (s *Store) MatchCreate(ctx context.Context, p MatchCreateParams) (*MatchRow
 	var id int64
 	err := s.InTx(ctx, func(_ pgx.Tx, st *Store) error {
 		err := st.db.QueryRow(ctx, `
-			INSERT INTO matches (game, map_size, seed, kind, ranked, requested_by, pair_id)
-			VALUES ($1, $2, $3, $4, $5, $6, nullif($7, 0)) RETURNING id`,
-			p.Game, p.MapSize, p.Seed, p.Kind, p.Ranked, p.RequestedBy, p.PairID).Scan(&id)
+			INSERT INTO matches (game, map_size, seed, kind, ranked, requested_by, pair_id, duel_id, duel_game)
+			VALUES ($1, $2, $3, $4, $5, $6, nullif($7, 0), nullif($8, 0), CASE WHEN $8 <> 0 THEN $9::int END) RETURNING id`,
+			p.Game, p.MapSize, p.Seed, p.Kind, p.Ranked, p.RequestedBy, p.PairID, p.DuelID, p.DuelGame).Scan(&id)
 		if err != nil {
 			return interpretError(err)
 		}

@@ -27,8 +27,12 @@ type MatchRow struct {
 	// of; nil for a match that stands alone.
 	PairID *int64
 	// Fault is FaultPlatform for a match the platform failed.
-	Fault   string
-	Players []MatchPlayerRow
+	Fault string
+	// DuelID is the duel the match is game DuelGame (from 0) of; nil for
+	// a match of no duel.
+	DuelID   *int64
+	DuelGame int
+	Players  []MatchPlayerRow
 }
 
 // MatchPlayerRow is one seat of a match.
@@ -54,12 +58,12 @@ type MatchPlayerRow struct {
 }
 
 const matchColumns = `m.id, m.game, m.kind, m.ranked, m.status, m.rounds, m.map_size, m.seed, m.replay_key,
-	m.error, m.summary, m.created_at, m.finished_at, m.pair_id, m.fault`
+	m.error, m.summary, m.created_at, m.finished_at, m.pair_id, m.fault, m.duel_id, coalesce(m.duel_game, 0)`
 
 func scanMatch(row interface{ Scan(...any) error }) (*MatchRow, error) {
 	var m MatchRow
 	err := row.Scan(&m.ID, &m.Game, &m.Kind, &m.Ranked, &m.Status, &m.Rounds, &m.MapSize, &m.Seed, &m.ReplayKey,
-		&m.Error, &m.Summary, &m.CreatedAt, &m.FinishedAt, &m.PairID, &m.Fault)
+		&m.Error, &m.Summary, &m.CreatedAt, &m.FinishedAt, &m.PairID, &m.Fault, &m.DuelID, &m.DuelGame)
 	if err != nil {
 		return nil, interpretError(err)
 	}

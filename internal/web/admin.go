@@ -84,7 +84,7 @@ func (h *Handler) adminView(r *http.Request) (*page.AdminView, error) {
 			v.Overdue++
 		}
 	}
-	for _, kind := range []string{"ladder", "placement", "challenge", "battle"} {
+	for _, kind := range []string{"ladder", "placement", "challenge", "battle", "duel"} {
 		v.Queue = append(v.Queue, page.QueueLine{Kind: kind, Count: depth[kind]})
 		v.QueueTotal += depth[kind]
 	}

@@ -112,8 +112,8 @@ func (h *Handler) matchFilters(r *http.Request, p *store.MatchListParams) error 
 		p.Outcome = outcome
 	}
 	if v := q.Get("kind"); v != "" {
-		if !slices.Contains([]string{"ladder", "placement", "challenge", "battle"}, v) {
-			return refuse(http.StatusBadRequest, "The kind filter is ladder, placement, challenge or battle.")
+		if !slices.Contains([]string{"ladder", "placement", "challenge", "battle", "duel"}, v) {
+			return refuse(http.StatusBadRequest, "The kind filter is ladder, placement, challenge, battle or duel.")
 		}
 		p.Kind = v
 	}

@@ -109,6 +109,11 @@ func (h *Handler) botView(r *http.Request) (*page.BotView, error) {
 			v.Versions[i].BuildLog = "" // build logs go to the owner only
 		}
 	}
+	if v.IsOwner {
+		if v.Duel, err = h.duelFormView(ctx, b, versions); err != nil {
+			return nil, err
+		}
+	}
 	if v.UserID != 0 && !v.IsOwner {
 		mine, err := h.store.BotsOwnedBy(ctx, v.UserID)
 		if err != nil {

@@ -172,9 +172,10 @@ type Handler struct {
 	comp *competition.Service
 	// replays keeps opened replays for the viewer; live follows running
 	// matches for their pages, builds the builds in progress.
-	replays *replayCache
-	live    *liveHub
-	builds  *buildHub
+	replays  *replayCache
+	live     *liveHub
+	builds   *buildHub
+	duelLive *duelHub
 	// streams counts the event streams open per client.
 	streams *streamLimit
 	// downloads counts the replay downloads under way per client.
@@ -205,6 +206,7 @@ func New(st *store.Store, blobs *blob.Bucket, queue Queue, inspect botupload.Ins
 	}
 	h.live = newLiveHub(st, logger)
 	h.builds = newBuildHub(st, logger)
+	h.duelLive = newDuelHub(h)
 	h.board = newLeaderboardCache(cfg.LeaderboardTTL, h.now)
 	h.comp = competition.New(st, queue, logger)
 	h.comp.Rules = cfg.Rules

@@ -172,6 +172,7 @@ func (h *Handler) matchEvents(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) RunLive(ctx context.Context) {
 	var wg sync.WaitGroup
 	wg.Go(func() { h.builds.run(ctx) })
+	wg.Go(func() { h.duelLive.run(ctx) })
 	h.live.run(ctx)
 	wg.Wait()
 }

@@ -282,6 +282,14 @@ func TestOpenAPIAnswers(t *testing.T) {
 	first, second := challenge(), challenge()
 	call(t, "POST", fmt.Sprintf("/api/challenges/%d/decline", first), "/api/challenges/{id}/decline", orgTok, "", nil)
 	call(t, "POST", fmt.Sprintf("/api/challenges/%d/accept", second), "/api/challenges/{id}/accept", orgTok, "", nil)
+	// A duel of ann's bot against another of hers.
+	annMk2, _ := b.builtBot(t, b.userID(t, "ann"), "Pyro Mk2")
+	status, out := call(t, "POST", fmt.Sprintf("/api/bots/%d/duel", annBot), "/api/bots/{id}/duel", annTok,
+		"application/json", fmt.Appendf(nil, `{"opponent_bot_id": %d, "max_games": 4}`, annMk2))
+	if status != http.StatusCreated {
+		t.Fatalf("duel: status %d: %v", status, out)
+	}
+	duelID := int64(out["id"].(float64))
 
 	// Notification settings: a webhook added, changed and deleted, an
 	// address set.
@@ -316,6 +324,8 @@ func TestOpenAPIAnswers(t *testing.T) {
 		{"/api/battles", "/api/battles", ""},
 		{fmt.Sprintf("/api/battles/%d", battle), "/api/battles/{id}", ""},
 		{fmt.Sprintf("/api/battles/%d", battle), "/api/battles/{id}", orgTok},
+		{fmt.Sprintf("/api/duels/%d", duelID), "/api/duels/{id}", ""},
+		{"/api/matches?kind=duel&mine=true", "/api/matches", annTok},
 	}
 	for _, g := range gets {
 		if status, out := call(t, "GET", g.path, g.route, g.token, "", nil); status != http.StatusOK {
@@ -327,6 +337,7 @@ func TestOpenAPIAnswers(t *testing.T) {
 		{"/api/bots/999999", "/api/bots/{id}", ""},
 		{"/api/me", "/api/me", ""},
 		{"/api/matches?result=won", "/api/matches", ""},
+		{"/api/duels/999999", "/api/duels/{id}", ""},
 		{"/api/leaderboard", "/api/leaderboard", "bs_nope"},
 	} {
 		if status, _ := call(t, "GET", g.path, g.route, g.token, "", nil); status < 400 {

@@ -49,3 +49,41 @@ func TestMatchReplayCommand(t *testing.T) {
 		t.Errorf("API: status %d, replay_command %q, want %q", status, m["replay_command"], want)
 	}
 }
+
+// TestMatchReproCommand: the owner of a bot in an Entelect match sees the
+// battleship repro command of each of their seats, with the folder the
+// match's own command names and the replay zip's download name; nobody
+// else sees one.
+func TestMatchReproCommand(t *testing.T) {
+	b := setup(t, nil)
+	alice := b.browser(t)
+	alice.register("alice")
+	bob := b.browser(t)
+	bob.register("bob")
+	wolf, wolfV := b.builtBot(t, b.userID(t, "alice"), "Sea Wolf")
+	nemo, nemoV := b.builtBot(t, b.userID(t, "bob"), "Nemo")
+	id := b.playedMatch(t, [2][2]int64{{wolf, wolfV}, {nemo, nemoV}})
+	path := fmt.Sprintf("/matches/%d", id)
+	wantA := fmt.Sprintf("battleship repro --seat A --bot Sea_Wolf match-%d-replay.zip", id)
+	wantB := fmt.Sprintf("battleship repro --seat B --bot Nemo match-%d-replay.zip", id)
+	for _, tc := range []struct {
+		who        string
+		page       string
+		want, lack []string
+	}{
+		{"alice", alice.get(path).body, []string{wantA}, []string{wantB}},
+		{"bob", bob.get(path).body, []string{wantB}, []string{wantA}},
+		{"a visitor", b.browser(t).get(path).body, nil, []string{"battleship repro"}},
+	} {
+		for _, w := range tc.want {
+			if !strings.Contains(tc.page, "<code>"+html.EscapeString(w)+"</code>") {
+				t.Errorf("%s's match page lacks %s", tc.who, w)
+			}
+		}
+		for _, w := range tc.lack {
+			if strings.Contains(tc.page, w) {
+				t.Errorf("%s's match page shows %s", tc.who, w)
+			}
+		}
+	}
+}

@@ -154,6 +154,21 @@ func renderCases(t *testing.T) map[string][]templ.Component {
 	ann := page.Base{Title: "Ann", User: "ann", UserID: 1, CSRF: "csrf"}
 	olga := page.Base{Title: "Olga", User: "olga", UserID: 3, Organiser: true, CSRF: "csrf", Refresh: 5, RefreshNoScript: true}
 
+	runningDuel := store.Duel{ID: 3, OwnerID: 1, Owner: "ann", Game: "entelect", MapSize: 2, ABotID: 10, ABotName: "Python3 Starter",
+		AVersionID: 20, AVersion: 2, BBotID: 11, BBotName: "entelect-python3", BVersionID: 21, BVersion: 1, BHouse: true,
+		MasterSeed: 42, MaxGames: 40, Delta: 0.1, Status: store.DuelRunning, WinsA: 3, WinsB: 1, CreatedAt: earlier}
+	finishedDuel := runningDuel
+	finishedDuel.Status, finishedDuel.Verdict, finishedDuel.WinsA, finishedDuel.Draws, finishedDuel.FinishedAt = store.DuelFinished, "A better", 14, 2, &now
+	failedDuel := runningDuel
+	failedDuel.Status, failedDuel.Error, failedDuel.BHouse = store.DuelFailed, "Game 3 (match #12) could not be played, so the duel stopped.", false
+	duelGames := []competition.DuelGameView{
+		{DuelGame: store.DuelGame{Index: 0, MatchID: 12, Seed: 99, Status: store.MatchFinished, Outcomes: [2]string{"win", "loss"}}, SeatA: 0, Result: "A", Counted: true},
+		{DuelGame: store.DuelGame{Index: 1, MatchID: 13, Seed: 99, Status: store.MatchFinished, Outcomes: [2]string{"draw", "draw"}}, SeatA: 1, Result: "draw"},
+		{DuelGame: store.DuelGame{Index: 2, MatchID: 14, Seed: 7, Status: store.MatchRunning}},
+	}
+	duelSides := []store.DuelSide{{BotID: 10, BotName: "Python3 Starter", VersionID: 20, Version: 2, Current: true},
+		{BotID: 10, BotName: "Python3 Starter", VersionID: 19, Version: 1}, {BotID: 11, BotName: "entelect-python3", House: true, VersionID: 21, Version: 1, Current: true}}
+
 	players := func(game string) []store.MatchPlayerRow {
 		return []store.MatchPlayerRow{
 			{Seat: 0, Key: "A", BotID: 10, BotName: "Python3 Starter", OwnerID: 1, Owner: "ann", VersionNumber: 2, Points: 420, ShipsLeft: 1,
@@ -273,6 +288,9 @@ func renderCases(t *testing.T) map[string][]templ.Component {
 	}
 	runningPage := page.Match(page.MatchView{Base: visitor, Match: &running})
 	failedPage := page.Match(page.MatchView{Base: ann, Match: &failed})
+	duelMatch := finished
+	duelMatch.Kind, duelMatch.Ranked, duelMatch.DuelID, duelMatch.DuelGame = "duel", false, ptr(int64(3)), 2
+	duelPage := page.Match(page.MatchView{Base: ann, Match: &duelMatch})
 	ratingEvents := []store.RatingEventRow{
 		{ID: 1, MatchID: 7, BotID: 10, BotName: "Python3 Starter", Ladder: "entelect", Method: "glicko2",
 			Before: store.Rating{Rating: 1500, Deviation: 350}, After: store.Rating{Rating: 1662.3, Deviation: 290.3}, CreatedAt: now},
@@ -318,8 +336,9 @@ func renderCases(t *testing.T) map[string][]templ.Component {
 		"BotLadderLine":   components(ladders, page.BotLadderLine),
 		"Matches": {page.Matches(page.MatchesView{Base: visitor, Matches: matches, Games: []string{"entelect", "brainjar"}, Game: "brainjar", Bot: "10",
 			Pager: page.Pager{Page: 1, HasNext: true}})},
-		"Match":         append(matchPages, runningPage, failedPage),
+		"Match":         append(matchPages, runningPage, failedPage, duelPage),
 		"ReplayCommand": {page.ReplayCommand(&finished), page.ReplayCommand(&running)},
+		"ReproCommands": {page.ReproCommands(&finished, 1)},
 		"PairNote":      {page.PairNote(pairedPage), page.PairNote(secondHalf)},
 		"RatingChanges": {page.RatingChanges(pairedPage), page.RatingChanges(secondHalf),
 			page.RatingChanges(page.MatchView{Base: ann, Match: &failed})},
@@ -341,7 +360,18 @@ func renderCases(t *testing.T) map[string][]templ.Component {
 				Chart: chart, Ladder: ladders[0], MyBots: mine}),
 			page.Bot(page.BotView{Base: visitor, Bot: bot, Versions: versions, Ladder: ladders[4]}),
 			page.Bot(page.BotView{Base: ann, Bot: &stopped, Versions: versions, Ladder: ladders[7], IsOwner: true}),
+			page.Bot(page.BotView{Base: ann, Bot: bot, Versions: versions, Ladder: ladders[1], IsOwner: true, Duel: &page.DuelForm{
+				Versions: versions, Sides: duelSides, Duels: []store.Duel{finishedDuel}}}),
+			page.Bot(page.BotView{Base: ann, Bot: bot, Versions: versions, Ladder: ladders[1], IsOwner: true, Duel: &page.DuelForm{Versions: versions}}),
 		},
+		"Duel": {
+			page.Duel(page.DuelView{Base: ann, Status: page.DuelStatus{Duel: &runningDuel, Games: duelGames}, IsOwner: true}),
+			page.Duel(page.DuelView{Base: visitor, Status: page.DuelStatus{Duel: &finishedDuel, Games: duelGames}}),
+			page.Duel(page.DuelView{Base: ann, Status: page.DuelStatus{Duel: &failedDuel}}),
+		},
+		"DuelBody":   {page.DuelBody(page.DuelStatus{Duel: &finishedDuel, Games: duelGames}), page.DuelBody(page.DuelStatus{Duel: &runningDuel})},
+		"Duels":      {page.Duels(page.DuelsView{Base: ann, Duels: []store.Duel{runningDuel, finishedDuel, failedDuel}}), page.Duels(page.DuelsView{Base: ann})},
+		"DuelList":   {page.DuelList([]store.Duel{finishedDuel})},
 		"BotLink":    {page.BotLink(10, "Python3 Starter", "ann"), page.BotLink(11, "entelect-python3", "house")},
 		"BotHistory": {page.BotHistory(page.BotHistoryView{Base: visitor, Bot: bot, History: history, Chart: chart, Pager: page.Pager{Page: 1}})},
 		"HeadToHead": {page.HeadToHead(page.HeadToHeadView{Base: visitor, A: bot, B: &retired, Summary: &store.HeadToHead{Games: 3, AWins: 2, BWins: 1,

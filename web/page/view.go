@@ -154,8 +154,10 @@ type BotView struct {
 	// PlatformFailures are the bot's latest matches the platform failed:
 	// not rated, with why.
 	PlatformFailures []store.PlatformFailure
-	Error            string
-	Notice           string
+	// Duel is the owner's duel form, nil for anyone else.
+	Duel   *DuelForm
+	Error  string
+	Notice string
 }
 
 // MatchesView is the match list.
