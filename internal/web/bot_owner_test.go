@@ -54,10 +54,17 @@ func TestOwnerControls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	bot := fmt.Sprintf("/bots/%d", botID)
+	// While the first build runs there is no version on the ladder to pause.
+	if res := ann.get(bot); !strings.Contains(res.body, "No version has built yet") || strings.Contains(res.body, "Pause on the ladder") {
+		t.Fatalf("before its first build, the bot page offers to pause it:\n%s", res.body)
+	}
 	if err := b.st.BotVersionFinishBuild(b.ctx, v1.ID, store.BuildResult{OK: true, Log: "built Pyro fine", ArtifactKey: "a"}); err != nil {
 		t.Fatal(err)
 	}
-	bot := fmt.Sprintf("/bots/%d", botID)
+	if res := ann.get(bot); !strings.Contains(res.body, "Pause on the ladder") {
+		t.Fatal("once built, the bot page does not offer to pause it")
+	}
 	control := func(br *browser, action string, form url.Values) response {
 		t.Helper()
 		if form == nil {
