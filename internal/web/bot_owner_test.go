@@ -271,8 +271,13 @@ func TestOwnerControls(t *testing.T) {
 		if err := b.st.BotSetHouse(b.ctx, botID, true); err != nil {
 			t.Fatal(err)
 		}
-		if res := visitor.get(bot + "/versions/2/source.zip"); res.status != http.StatusOK || res.body != string(zipData) {
+		res := visitor.get(bot + "/versions/2/source.zip")
+		if res.status != http.StatusOK || res.body != string(zipData) {
 			t.Errorf("a visitor downloading a house bot's version: status %d", res.status)
+		}
+		// A starter kit is saved under a name that says what it is.
+		if got, want := res.header.Get("Content-Disposition"), `attachment; filename="broadside-entelect-`; !strings.HasPrefix(got, want) || !strings.HasSuffix(got, `-starter.zip"`) {
+			t.Errorf("the starter kit downloads as %q", got)
 		}
 		if res := visitor.get("/play/entelect"); !strings.Contains(res.body, bot+"/versions/1/source.zip") {
 			t.Errorf("getting started does not offer the house bot's current version:\n%s", res.body)
