@@ -26,6 +26,11 @@ func (h *Handler) router() *chi.Mux {
 
 	r.Handle("/static/*", http.StripPrefix("/static/", cacheFor(http.FileServerFS(static.FS))))
 	r.Get("/healthz", h.health)
+	// Browsers ask for /favicon.ico whatever the page links; send them to the one icon.
+	r.Get("/favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=86400")
+		http.Redirect(w, r, "/static/favicon.svg", http.StatusMovedPermanently)
+	})
 
 	r.Route("/api", func(r chi.Router) {
 		r.Use(noStore, h.apiAuth)
