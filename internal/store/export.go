@@ -137,3 +137,45 @@ func (s *Store) ExportLeaderboardEach(ctx context.Context, game string, fn func(
 	}
 	return nil
 }
+
+// ExportBattleEntry is one entry of a battle as its standings export
+// writes it; the positions are nil until the battle sets them.
+type ExportBattleEntry struct {
+	FinalPosition *int
+	SeedPosition  *int
+	BotID         int64
+	BotName       string
+	Owner         string
+	Language      string
+	VersionNumber *int
+}
+
+// ExportBattleStandingsEach hands fn a battle's entries by final position,
+// then seed, then entry time.
+func (s *Store) ExportBattleStandingsEach(ctx context.Context, battleID int64, fn func(*ExportBattleEntry) error) error {
+	rows, err := s.db.Query(ctx, `
+		SELECT e.final_position, e.seed_position, e.bot_id, b.name, u.username, b.language, v.number
+		FROM battle_entries e
+		JOIN bots b ON b.id = e.bot_id
+		JOIN users u ON u.id = e.user_id
+		LEFT JOIN bot_versions v ON v.id = e.bot_version_id
+		WHERE e.battle_id = $1
+		ORDER BY e.final_position NULLS LAST, e.seed_position NULLS LAST, e.entered_at, e.bot_id`, battleID)
+	if err != nil {
+		return fmt.Errorf("store: export standings of battle %d: %w", battleID, err)
+	}
+	defer rows.Close()
+	var e ExportBattleEntry
+	for rows.Next() {
+		if err := rows.Scan(&e.FinalPosition, &e.SeedPosition, &e.BotID, &e.BotName, &e.Owner, &e.Language, &e.VersionNumber); err != nil {
+			return fmt.Errorf("store: export standings of battle %d: %w", battleID, err)
+		}
+		if err := fn(&e); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: export standings of battle %d: %w", battleID, err)
+	}
+	return nil
+}

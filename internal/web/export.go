@@ -193,6 +193,7 @@ var (
 	ratingEventColumns = []string{"event_id", "applied_at", "ladder", "method", "match_id", "bot_id", "bot",
 		"rating_before", "deviation_before", "volatility_before", "rating_after", "deviation_after", "volatility_after",
 		"conservative_before", "conservative_after"}
+	battleStandingsColumns   = []string{"final_position", "seed_position", "bot_id", "bot", "owner", "language", "version"}
 	leaderboardExportColumns = []string{"rank", "bot_id", "bot", "owner", "language", "house", "rating", "deviation", "volatility",
 		"conservative", "games", "wins", "losses", "draws", "last_game_at"}
 )
@@ -239,26 +240,32 @@ func (h *Handler) exportMatches(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// exportBattleMatches is a battle's finished games; while its results are
-// hidden, only organisers get them.
-func (h *Handler) exportBattleMatches(w http.ResponseWriter, r *http.Request) {
-	fail := h.exportFailer(r)
+// exportBattle reads the battle of an export's path; while its results
+// are hidden, only organisers get its exports.
+func (h *Handler) exportBattle(r *http.Request) (int64, error) {
 	id, err := pathID(r, "id")
 	if err != nil {
-		fail(w, r, err)
-		return
+		return 0, err
 	}
 	b, err := h.store.BattleGetByID(r.Context(), id)
 	if err != nil {
+		return 0, err
+	}
+	if !b.ResultsVisible() && !seesHidden(r) {
+		return 0, refuse(http.StatusForbidden, "This battle's results are hidden until the organiser releases them.")
+	}
+	return id, nil
+}
+
+// exportBattleMatches is a battle's finished games.
+func (h *Handler) exportBattleMatches(w http.ResponseWriter, r *http.Request) {
+	fail := h.exportFailer(r)
+	id, err := h.exportBattle(r)
+	if err != nil {
 		fail(w, r, err)
 		return
 	}
-	withHidden := seesHidden(r)
-	if !b.ResultsVisible() && !withHidden {
-		fail(w, r, refuse(http.StatusForbidden, "This battle's results are hidden until the organiser releases them."))
-		return
-	}
-	p := store.ExportMatchParams{BattleID: id, WithHidden: withHidden}
+	p := store.ExportMatchParams{BattleID: id, WithHidden: seesHidden(r)}
 	h.export(w, r, fail, fmt.Sprintf("broadside-battle-%d-matches", id), matchExportColumns, func(write func(...any) error) error {
 		return h.store.ExportMatchesEach(r.Context(), p, matchExportRow(write))
 	})
@@ -292,4 +299,28 @@ func (h *Handler) exportLeaderboard(w http.ResponseWriter, r *http.Request) {
 				l.Conservative(), l.Games, l.Wins, l.Losses, l.Draws, l.LastGameAt)
 		})
 	})
+}
+
+// exportBattleStandings is a battle's entries with their seeds and, once
+// it is over, their final positions.
+func (h *Handler) exportBattleStandings(w http.ResponseWriter, r *http.Request) {
+	fail := h.exportFailer(r)
+	id, err := h.exportBattle(r)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	h.export(w, r, fail, fmt.Sprintf("broadside-battle-%d-standings", id), battleStandingsColumns, func(write func(...any) error) error {
+		return h.store.ExportBattleStandingsEach(r.Context(), id, func(e *store.ExportBattleEntry) error {
+			return write(intOrNil(e.FinalPosition), intOrNil(e.SeedPosition), e.BotID, e.BotName, e.Owner, e.Language, intOrNil(e.VersionNumber))
+		})
+	})
+}
+
+// intOrNil is an optional number as a table value: nil when absent.
+func intOrNil(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
 	"github.com/broadside/broadside/internal/web"
@@ -256,7 +257,26 @@ func TestExportHiddenBattle(t *testing.T) {
 	}
 	game := b.queue.matchIDs()[0]
 	b.finishDuel(t, game, annBot)
+	svc := competition.New(b.st, b.queue, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err := svc.AdvanceBattle(b.ctx, battle); err != nil {
+		t.Fatal(err)
+	}
 	battlePath := fmt.Sprintf("/battles/%d/exports/matches", battle)
+	standingsPath := fmt.Sprintf("/battles/%d/exports/standings", battle)
+	// standings lists "position bot" of each entry of the standings export.
+	standings := func(t *testing.T, token string) []string {
+		t.Helper()
+		status, _, body := b.download(t, "/api"+standingsPath+"?format=jsonl", token)
+		if status != http.StatusOK {
+			t.Fatalf("standings: status %d: %s", status, body)
+		}
+		var out []string
+		for _, l := range jsonLines(t, body) {
+			out = append(out, fmt.Sprintf("%v %v v%v", l["final_position"], l["bot"], l["version"]))
+		}
+		return out
+	}
+	wantStandings := []string{"1 Pyro v1", "2 Orca v1"}
 	// matchIDs lists the match ids of an export's rows.
 	matchIDs := func(t *testing.T, path, token string, br *browser) []string {
 		t.Helper()
@@ -285,16 +305,20 @@ func TestExportHiddenBattle(t *testing.T) {
 			if ids := matchIDs(t, "/api/exports/matches", tok, nil); len(ids) != 0 {
 				t.Errorf("token %q: the game export has the hidden game: %v", tok, ids)
 			}
-			status, _, body := b.download(t, "/api"+battlePath, tok)
-			if status != http.StatusForbidden || strings.Contains(body, "Pyro") {
-				t.Errorf("token %q: the battle export answers %d:\n%s", tok, status, body)
+			for _, path := range []string{battlePath, standingsPath} {
+				status, _, body := b.download(t, "/api"+path, tok)
+				if status != http.StatusForbidden || strings.Contains(body, "Pyro") {
+					t.Errorf("token %q: %s answers %d:\n%s", tok, path, status, body)
+				}
 			}
 		}
 		if ids := matchIDs(t, "/exports/matches", "", ann); len(ids) != 0 {
 			t.Errorf("a contestant's game export on the site has the hidden game: %v", ids)
 		}
-		if res := ann.get(battlePath); res.status != http.StatusForbidden {
-			t.Errorf("a contestant's battle export on the site answers %d", res.status)
+		for _, path := range []string{battlePath, standingsPath} {
+			if res := ann.get(path); res.status != http.StatusForbidden {
+				t.Errorf("a contestant's %s on the site answers %d", path, res.status)
+			}
 		}
 		if res := ann.get(fmt.Sprintf("/battles/%d", battle)); strings.Contains(res.body, battlePath) {
 			t.Error("the battle page links an export the contestant may not have")
@@ -309,6 +333,9 @@ func TestExportHiddenBattle(t *testing.T) {
 		}
 		if ids := matchIDs(t, battlePath, "", org); !slices.Equal(ids, hiddenGame) {
 			t.Errorf("organiser's battle export on the site: %v", ids)
+		}
+		if got := standings(t, orgTok); !slices.Equal(got, wantStandings) {
+			t.Errorf("organiser's standings %q, want %q", got, wantStandings)
 		}
 		if res := org.get(fmt.Sprintf("/battles/%d", battle)); !strings.Contains(res.body, battlePath) {
 			t.Error("the battle page does not link its export for the organiser")
@@ -327,12 +354,18 @@ func TestExportHiddenBattle(t *testing.T) {
 			if ids := matchIDs(t, "/api"+battlePath, tok, nil); !slices.Equal(ids, hiddenGame) {
 				t.Errorf("token %q: battle export after release %v", tok, ids)
 			}
+			if got := standings(t, tok); !slices.Equal(got, wantStandings) {
+				t.Errorf("token %q: standings after release %q", tok, got)
+			}
 		}
 	})
 }
 
 // seedMatches fills a fresh database with two bots and n finished
-// matches between them, two seats each, in one statement.
+// matches between them, two seats each, in one statement. They are
+// challenges: a ladder match's seat updates its bots' ladder counters, and
+// a million updates of the same two counter rows in one transaction would
+// take most of the time.
 func seedMatches(tb testing.TB, pool *pgxpool.Pool, n int) {
 	tb.Helper()
 	_, err := pool.Exec(context.Background(), `
@@ -343,7 +376,7 @@ func seedMatches(tb testing.TB, pool *pgxpool.Pool, n int) {
 		SELECT id, 1, '{}', 'Python3', 'k', '', 1, 'ok' FROM bots;
 		UPDATE bots b SET current_version_id = v.id FROM bot_versions v WHERE v.bot_id = b.id;
 		INSERT INTO matches (game, seed, kind, ranked, status, rounds, created_at, finished_at)
-		SELECT 'entelect', i, 'ladder', true, 'finished', 50, now(), now() FROM generate_series(1, `+fmt.Sprint(n)+`) i;
+		SELECT 'entelect', i, 'challenge', false, 'finished', 50, now(), now() FROM generate_series(1, `+fmt.Sprint(n)+`) i;
 		INSERT INTO match_players (match_id, seat, bot_id, bot_version_id, points, outcome, rank)
 		SELECT m.id, s.seat, b.id, b.current_version_id, 100 + s.seat, CASE WHEN s.seat = 0 THEN 'win' ELSE 'loss' END, s.seat + 1
 		FROM matches m CROSS JOIN (VALUES (0), (1)) s (seat) JOIN bots b ON b.name = 'bot-' || s.seat;

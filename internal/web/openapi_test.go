@@ -335,6 +335,7 @@ func TestOpenAPIAnswers(t *testing.T) {
 		{"/api/exports/rating-events?format=jsonl", "/api/exports/rating-events", ""},
 		{"/api/exports/leaderboard?format=jsonl", "/api/exports/leaderboard", ""},
 		{fmt.Sprintf("/api/battles/%d/exports/matches?format=jsonl", battle), "/api/battles/{id}/exports/matches", orgTok},
+		{fmt.Sprintf("/api/battles/%d/exports/standings?format=jsonl", battle), "/api/battles/{id}/exports/standings", orgTok},
 	}
 	for _, g := range gets {
 		if status, out := call(t, "GET", g.path, g.route, g.token, "", nil); status != http.StatusOK {
@@ -349,6 +350,7 @@ func TestOpenAPIAnswers(t *testing.T) {
 		{"/api/leaderboard", "/api/leaderboard", "bs_nope"},
 		{"/api/exports/matches?format=xml", "/api/exports/matches", ""},
 		{fmt.Sprintf("/api/battles/%d/exports/matches", battle), "/api/battles/{id}/exports/matches", annTok},
+		{fmt.Sprintf("/api/battles/%d/exports/standings", battle), "/api/battles/{id}/exports/standings", annTok},
 	} {
 		if status, _ := call(t, "GET", g.path, g.route, g.token, "", nil); status < 400 {
 			t.Errorf("GET %s: status %d, want a refusal", g.path, status)

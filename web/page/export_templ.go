@@ -166,6 +166,10 @@ func gameExports(game string) templ.Component {
 	})
 }
 
-func battleExportPath(id int64) string { return fmt.Sprintf("/battles/%d/exports/matches?", id) }
+// battleExportPath is the address of one of a battle's exports (matches
+// or standings), ready for its query.
+func battleExportPath(id int64, what string) string {
+	return fmt.Sprintf("/battles/%d/exports/%s?", id, what)
+}
 
 var _ = templruntime.GeneratedTemplate
