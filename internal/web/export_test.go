@@ -163,6 +163,21 @@ func TestExportMatches(t *testing.T) {
 		t.Errorf("jsonl bot name %q, want %q", lines[0]["bot"], tricky)
 	}
 
+	// The pages link the exports, in both formats, for their game.
+	for page, links := range map[string][]string{
+		"/leaderboard": {"/exports/leaderboard?game=entelect&amp;format=csv", "/exports/rating-events?game=entelect&amp;format=jsonl",
+			"/exports/matches?game=entelect&amp;format=csv", "/exports/matches?game=entelect&amp;format=jsonl"},
+		"/matches":               {"/exports/matches?game=entelect&amp;format=csv", "/exports/matches?game=entelect&amp;format=jsonl"},
+		"/matches?game=entelect": {"/exports/matches?game=entelect&amp;format=csv"},
+	} {
+		res := alice.get(page)
+		for _, l := range links {
+			if !strings.Contains(res.body, `href="`+l+`"`) {
+				t.Errorf("%s does not link %s", page, l)
+			}
+		}
+	}
+
 	// Refusals: an unknown game or format, an unknown token.
 	for _, c := range []struct {
 		path, token string
