@@ -30,6 +30,17 @@ type table struct {
 	pending int
 	rec     []string
 	line    []byte
+	// sent is set once the first bytes went to the client: from then on
+	// the status is given and a failure can only cut the download short.
+	sent bool
+}
+
+// sentWriter writes to the response, noting that the table was sent.
+type sentWriter struct{ t *table }
+
+func (s sentWriter) Write(p []byte) (int, error) {
+	s.t.sent = true
+	return s.t.w.Write(p)
 }
 
 // exportFormat reads ?format=: csv (the default) or jsonl.
@@ -43,10 +54,12 @@ func exportFormat(r *http.Request) (jsonl bool, err error) {
 	return false, refuse(http.StatusBadRequest, "The format is csv or jsonl.")
 }
 
-// startTable sends the headers of an export named name (the file name
-// without its extension) and the CSV header line.
+// startTable sets the headers of an export named name (the file name
+// without its extension) and writes the CSV header line; both go out with
+// the first rows.
 func startTable(w http.ResponseWriter, jsonl bool, name string, cols []string) (*table, error) {
-	t := &table{w: w, cols: cols, jsonl: jsonl, buf: bufio.NewWriterSize(w, 32<<10)}
+	t := &table{w: w, cols: cols, jsonl: jsonl}
+	t.buf = bufio.NewWriterSize(sentWriter{t}, 32<<10)
 	ext := "csv"
 	if jsonl {
 		ext = "jsonl"
@@ -55,7 +68,6 @@ func startTable(w http.ResponseWriter, jsonl bool, name string, cols []string) (
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	}
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.%s"`, name, ext))
-	w.WriteHeader(http.StatusOK)
 	if !jsonl {
 		t.csv = csv.NewWriter(t.buf)
 		if err := t.csv.Write(cols); err != nil {
@@ -179,10 +191,17 @@ func (h *Handler) export(w http.ResponseWriter, r *http.Request, fail func(http.
 	if err == nil {
 		err = t.flush()
 	}
-	if err != nil {
-		h.logger.WarnContext(r.Context(), "export", "export", name, "err", err)
-		panic(http.ErrAbortHandler)
+	if err == nil {
+		return
 	}
+	if t == nil || !t.sent {
+		w.Header().Del("Content-Disposition")
+		w.Header().Del("Content-Type")
+		fail(w, r, err)
+		return
+	}
+	h.logger.WarnContext(r.Context(), "export cut short", "export", name, "err", err)
+	panic(http.ErrAbortHandler)
 }
 
 // The columns of each export; docs/api.md lists them, and they keep their

@@ -466,6 +466,24 @@ func TestExportStreams(t *testing.T) {
 	}
 }
 
+// TestExportFailsBeforeSending: an export whose query fails before any
+// row was sent is answered as an error, not as an empty download.
+func TestExportFailsBeforeSending(t *testing.T) {
+	t.Parallel()
+	pool := testdb.NewPool(t)
+	h := web.New(store.New(pool), nil, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), web.DefaultConfig()).Routes()
+	pool.Close()
+	for _, path := range []string{"/api/exports/matches?format=csv", "/api/exports/leaderboard?format=jsonl"} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		if rec.Code < 500 || rec.Header().Get("Content-Disposition") != "" || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") ||
+			!strings.Contains(rec.Body.String(), `"error"`) {
+			t.Errorf("%s with the database gone: status %d, %q, %q: %s", path, rec.Code,
+				rec.Header().Get("Content-Type"), rec.Header().Get("Content-Disposition"), rec.Body.String())
+		}
+	}
+}
+
 // BenchmarkExportMatches streams a game's match export of BENCH_MATCHES
 // matches (100,000 by default) and reports the bytes written and the
 // largest heap in use while it ran.
