@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Leaderboard benchmark: a fresh database with 10,000 bots and 1,000,000
-# matches (scripts/bench-seed.sql), the portal on loopback, and
-# scripts/loadgen against /leaderboard. Needs a PostgreSQL server:
-# BENCH_ADMIN_URL (default TEST_DATABASE_URL, else the local one).
+# Public pages at a million matches: a fresh database with 10,000 bots and
+# 1,000,000 matches (scripts/bench-seed.sql), the portal on loopback, and
+# scripts/loadgen against every public page, one after the other, printed
+# as one table. Needs a PostgreSQL server: BENCH_ADMIN_URL (default
+# TEST_DATABASE_URL, else the local one).
 # Usage: scripts/bench-leaderboard.sh [loadgen flags, e.g. -c 16 -d 20s]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +30,11 @@ portal=$!
 trap 'kill -TERM $portal; wait $portal || true' EXIT
 for _ in $(seq 50); do curl -fs "http://$addr/healthz" >/dev/null && break; sleep 0.2; done
 
-for page in "/leaderboard" "/leaderboard?page=100"; do
-  bin/loadgen -url "http://$addr$page" "$@"
-done
+# A finished match, a bot in the middle of the table and its most frequent
+# opponent.
+match=$(psql "$url" -tAc "SELECT max(id) FROM matches WHERE status = 'finished'")
+bot=5000
+rival=$(psql "$url" -tAc "SELECT o.bot_id FROM match_players p JOIN match_players o ON o.match_id = p.match_id AND o.bot_id <> p.bot_id
+  WHERE p.bot_id = $bot GROUP BY o.bot_id ORDER BY count(*) DESC, o.bot_id LIMIT 1")
+pages=(/leaderboard "/leaderboard?page=100" /api/leaderboard /matches "/matches/$match" "/bots/$bot" "/bots/$bot/history" "/bots/$bot/vs/$rival")
+bin/loadgen "$@" "${pages[@]/#/http://$addr}"

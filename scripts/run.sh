@@ -15,6 +15,8 @@ if [ -z "${DATABASE_URL:-}" ]; then
   export DATABASE_URL=${base/\/postgres\?/\/broadside?}
 fi
 export BLOB_URL=${BLOB_URL:-file://$PWD/data/blobs}
+# Development: webhooks may go to loopback, e-mail to a local server without TLS.
+export DEV_MODE=${DEV_MODE:-true}
 mkdir -p data/blobs bin
 
 echo "run: building" >&2

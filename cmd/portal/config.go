@@ -6,6 +6,7 @@ import (
 	"net/netip"
 
 	"github.com/broadside/broadside/internal/config"
+	"github.com/broadside/broadside/internal/notify"
 	"github.com/broadside/broadside/internal/web"
 )
 
@@ -23,6 +24,11 @@ type Config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client for the log-in and registration limits.
 	TrustedProxies []netip.Prefix
+	// Dev lets webhooks be plain http:// to loopback (DEV_MODE).
+	Dev bool
+	// Email is set when SMTP_URL names a server: the account page then
+	// offers e-mail notifications.
+	Email bool
 }
 
 // parseConfig reads the configuration from getenv (os.Getenv, or a map
@@ -45,6 +51,12 @@ func readConfig(env *config.Env) (Config, error) {
 		LogLevel:              env.LogLevel("LOG_LEVEL"),
 		TrustedProxies:        config.Parse(env, "TRUSTED_PROXIES", parseTrustedProxies),
 	}
+	if dev := env.Bool("DEV_MODE"); dev != nil {
+		cfg.Dev = *dev
+	}
+	// Parsed as the worker parses it, so a bad value stops both.
+	smtp := config.Parse(env, "SMTP_URL", func(s string) (*notify.SMTP, error) { return notify.ParseSMTPURL(s, cfg.Dev) })
+	cfg.Email = smtp != nil
 	return cfg, env.Err()
 }
 

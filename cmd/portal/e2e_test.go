@@ -41,6 +41,13 @@ func TestBrowserEndToEnd(t *testing.T) {
 	upload, logout := bp.upload, bp.logout()
 
 	run("ann registers", register("ann"))
+	// A .invalid name never resolves: the deliveries of her builds fail
+	// without reaching anyone.
+	run("ann adds a webhook on her account page",
+		chromedp.SendKeys(chromedp.CSS(`input[name=url]`), "https://hooks.invalid/broadside"),
+		chromedp.Click(`//button[text()="Add webhook"]`),
+		chromedp.WaitVisible(chromedp.CSS(`#new-webhook-secret`)),
+	)
 	run("ann uploads the Python bot", upload("Pyro", zips["entelect-python3"]))
 	pyroURL := get("ann's bot page", chromedp.Location())
 	run("ann accepts challenges automatically",

@@ -28,6 +28,8 @@ func testEnv(t *testing.T) (func(string) string, string) {
 		// the default limit of builds waiting; internal/web's
 		// TestUploadLimits tests the limits.
 		"UPLOAD_MAX_QUEUED_BUILDS": "10",
+		// Webhooks of the tests go to their own servers on loopback.
+		"DEV_MODE": "true",
 	}
 	return func(k string) string { return env[k] }, dbURL
 }

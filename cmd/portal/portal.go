@@ -15,6 +15,7 @@ import (
 	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/botzip"
 	"github.com/broadside/broadside/internal/jobs"
+	"github.com/broadside/broadside/internal/notify"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/web"
 )
@@ -47,7 +48,11 @@ func NewMain(cfg Config, logger *slog.Logger) *Main {
 
 // open connects the database, the blob store and the queue, and builds the handler.
 func (m *Main) open(ctx context.Context) error {
-	pool, err := pgxpool.New(ctx, m.cfg.DatabaseURL)
+	poolCfg, err := store.PoolConfig(m.cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, poolCfg)
 	if err != nil {
 		return fmt.Errorf("connect to DATABASE_URL: %w", err)
 	}
@@ -74,6 +79,7 @@ func (m *Main) open(ctx context.Context) error {
 	wcfg.UploadsPerHour = m.cfg.UploadsPerHour
 	wcfg.CookieSecure = m.cfg.CookieSecure
 	wcfg.TrustedProxies = m.cfg.TrustedProxies
+	wcfg.Notifier = notify.NewSettings(m.store, queue.River(), m.cfg.Dev, m.cfg.Email)
 	limits := botzip.DefaultLimits()
 	limits.MaxZipBytes = m.cfg.UploadMaxBytes
 	inspect := botupload.ZipInspector{Limits: limits}

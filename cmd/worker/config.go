@@ -1,10 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"log/slog"
+	"net/mail"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/broadside/broadside/internal/config"
+	"github.com/broadside/broadside/internal/notify"
 )
 
 // Config is the worker's configuration, read from the environment once.
@@ -38,6 +43,13 @@ type Config struct {
 	// BuildEnv is added to the environment of build steps that download
 	// dependencies (package mirrors).
 	BuildEnv []string
+	// Dev allows webhooks to loopback and e-mail without TLS (DEV_MODE).
+	Dev bool
+	// SMTP sends notification e-mail (SMTP_URL), from SMTPFrom; nil
+	// sends none. PublicURL is the portal's address for links in it.
+	SMTP      *notify.SMTP
+	SMTPFrom  string
+	PublicURL string
 }
 
 // parseConfig reads the configuration from getenv (os.Getenv, or a map
@@ -71,6 +83,8 @@ func readConfig(env *config.Env) (Config, error) {
 		HeartbeatEvery:   env.Duration("WORKER_HEARTBEAT"),
 		DeadAfter:        env.Duration("WORKER_DEAD_AFTER"),
 		BuildEnv:         config.Parse(env, "BUILD_ENV", parseBuildEnv),
+		SMTPFrom:         env.String("SMTP_FROM"),
+		PublicURL:        config.Parse(env, "PUBLIC_URL", parsePublicURL),
 	}
 	if c.MatchConcurrency == 0 && c.BuildConcurrency == 0 {
 		env.Errorf("WORKER_CONCURRENCY and WORKER_BUILD_CONCURRENCY are both 0: the worker would do nothing")
@@ -80,6 +94,13 @@ func readConfig(env *config.Env) (Config, error) {
 	}
 	if c.DeadAfter > 0 && c.DeadAfter < 2*c.HeartbeatEvery {
 		env.Errorf("WORKER_DEAD_AFTER must be at least twice WORKER_HEARTBEAT, or a live worker's jobs would be started twice")
+	}
+	if dev := env.Bool("DEV_MODE"); dev != nil {
+		c.Dev = *dev
+	}
+	c.SMTP = config.Parse(env, "SMTP_URL", func(s string) (*notify.SMTP, error) { return notify.ParseSMTPURL(s, c.Dev) })
+	if _, err := notify.CheckAddress(fromAddress(c.SMTPFrom)); c.SMTPFrom != "" && err != nil {
+		env.Errorf("SMTP_FROM must be an address such as Broadside <noreply@example.org>, got %q", c.SMTPFrom)
 	}
 	return c, env.Err()
 }
@@ -99,4 +120,21 @@ Commands:
   help                 show this help
 
 ` + config.Help(config.Worker)
+}
+
+// parsePublicURL checks PUBLIC_URL: an http:// or https:// address.
+func parsePublicURL(s string) (string, error) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("must be the portal's http:// or https:// address, got %q", s)
+	}
+	return strings.TrimSuffix(s, "/"), nil
+}
+
+// fromAddress is the bare address of a sender such as "Name <a@b>".
+func fromAddress(s string) string {
+	if a, err := mail.ParseAddress(s); err == nil {
+		return a.Address
+	}
+	return s
 }

@@ -19,8 +19,10 @@ import (
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/build"
 	"github.com/broadside/broadside/internal/competition"
+	"github.com/broadside/broadside/internal/egress"
 	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/jobs"
+	"github.com/broadside/broadside/internal/notify"
 	"github.com/broadside/broadside/internal/sandbox"
 	"github.com/broadside/broadside/internal/store"
 )
@@ -76,9 +78,9 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		return err
 	}
 	defer bw.cgroups.Close()
-	poolCfg, err := pgxpool.ParseConfig(cfg.DatabaseURL)
+	poolCfg, err := store.PoolConfig(cfg.DatabaseURL)
 	if err != nil {
-		return fmt.Errorf("DATABASE_URL: %w", err)
+		return err
 	}
 	// Every statement the worker sends is counted, for
 	// broadside_worker_db_statements_total.
@@ -134,6 +136,8 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		return err
 	}
 	deps.Scheduler, deps.AfterMatch = sched, sched.AfterMatch
+	deliverer := newDeliverer(cfg, store.New(pool), log)
+	deps.Addons = []jobs.Addon{deliverer}
 	w, err := jobs.NewWorker(deps)
 	if err != nil {
 		return err
@@ -160,7 +164,13 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		return err
 	}
 	log.Info("worker started", "id", w.ID(), "matches", cfg.MatchConcurrency, "builds", cfg.BuildConcurrency, "sandbox", mode)
+	dispatched := make(chan struct{})
+	go func() {
+		defer close(dispatched)
+		deliverer.Run(ctx)
+	}()
 	<-ctx.Done()
+	<-dispatched
 	log.Info("worker stopping: finishing running jobs", "grace", cfg.ShutdownGrace)
 	<-w.Stopped()
 	log.Info("worker stopped")
@@ -256,4 +266,17 @@ func servePprofOn(addr string, log *slog.Logger) (stop func(), bound string, err
 	}()
 	log.Info("profiler listening", "addr", "http://"+ln.Addr().String()+"/debug/pprof/")
 	return func() { srv.Close() }, ln.Addr().String(), nil
+}
+
+// newDeliverer makes the notification deliverer of cfg: hooks reach only
+// public addresses (and loopback with DEV_MODE), e-mail goes through
+// SMTP_URL when set.
+func newDeliverer(cfg Config, st *store.Store, log *slog.Logger) *notify.Deliverer {
+	policy := egress.NewPolicy()
+	policy.AllowLoopback = cfg.Dev
+	ncfg := notify.Config{Store: st, Logger: log, From: cfg.SMTPFrom, PublicURL: cfg.PublicURL, Egress: policy}
+	if cfg.SMTP != nil {
+		ncfg.Mailer = cfg.SMTP
+	}
+	return notify.NewDeliverer(ncfg)
 }

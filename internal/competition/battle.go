@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/broadside/broadside/internal/event"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/tournament"
 )
@@ -199,7 +200,37 @@ func (s *Service) finish(ctx context.Context, st *store.Store, bs *battleState, 
 		return err
 	}
 	s.logger.Info("battle finished", "battle_id", bs.b.ID, "entrants", len(order))
-	return st.BattleSetStatus(ctx, bs.b.ID, "finished")
+	if err := st.BattleSetStatus(ctx, bs.b.ID, "finished"); err != nil {
+		return err
+	}
+	return publishBattleFinished(ctx, st, bs.b, bs.entries, final)
+}
+
+// publishBattleFinished tells each entrant's owner that the battle
+// finished, with their own bots only, and their positions only when the
+// results are public.
+func publishBattleFinished(ctx context.Context, st *store.Store, b *store.Battle, entries []store.BattleEntry, final map[int64]int) error {
+	byUser := map[int64]*event.Battle{}
+	var users []int64
+	for _, e := range entries {
+		d := byUser[e.UserID]
+		if d == nil {
+			d = &event.Battle{BattleID: b.ID, Name: b.Name, ResultsHidden: !b.ResultsVisible()}
+			byUser[e.UserID] = d
+			users = append(users, e.UserID)
+		}
+		entry := event.BattleEntry{Bot: event.Bot{ID: e.BotID, Name: e.BotName, Game: b.Game}}
+		if pos, ok := final[e.BotID]; ok && b.ResultsVisible() {
+			entry.Position = &pos
+		}
+		d.Entries = append(d.Entries, entry)
+	}
+	for _, u := range users {
+		if err := st.EventPublish(ctx, event.Event{UserID: u, Type: event.BattleFinished, Data: *byUser[u]}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (s *Service) advanceRoundRobin(ctx context.Context, st *store.Store, tx pgx.Tx, bs *battleState) error {

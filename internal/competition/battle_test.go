@@ -211,6 +211,20 @@ func TestBattlesPlayToTheEnd(t *testing.T) {
 				t.Errorf("games per wave %v, want %v", waves, c.waves)
 			}
 			pos := f.finalPositions(t, id)
+			// Each entrant's owner hears of the end once, with their
+			// bots' positions.
+			var events, owners, placed int
+			if err := f.st.DB().QueryRow(f.ctx, `
+				SELECT (SELECT count(*) FROM notify_events WHERE type = 'battle.finished' AND (data->>'battle_id')::bigint = $1),
+				       (SELECT count(DISTINCT user_id) FROM battle_entries WHERE battle_id = $1),
+				       (SELECT count(*) FROM notify_events e, jsonb_array_elements(e.data->'entries') x
+				        WHERE e.type = 'battle.finished' AND (e.data->>'battle_id')::bigint = $1 AND x ? 'position')`, id).
+				Scan(&events, &owners, &placed); err != nil {
+				t.Fatal(err)
+			}
+			if events != owners || placed != c.n {
+				t.Errorf("battle.finished events %d for %d owners, %d entries placed of %d", events, owners, placed, c.n)
+			}
 			if pos[f.bots[0]] != 1 {
 				t.Errorf("final positions %v: the best bot should be 1st", pos)
 			}

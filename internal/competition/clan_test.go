@@ -200,3 +200,77 @@ func TestChallengeRules(t *testing.T) {
 		}
 	})
 }
+
+// TestChallengeEvents: the challenged owner hears of a challenge, the
+// challenger of its answer (accepted with the match, or declined); a
+// challenge withdrawn by its sender tells no one, nor does an acceptance
+// refused because a bot cannot play.
+func TestChallengeEvents(t *testing.T) {
+	b := clanSetup(t)
+	ann, ben := b.user(t), b.user(t)
+	annBot, benBot := b.bot(t, ann, true), b.bot(t, ben, true)
+	events := func() []string {
+		t.Helper()
+		rows, err := b.st.DB().Query(b.ctx, `
+			SELECT user_id, type, data->>'challenge_id', coalesce(data->>'answer', ''), data->'bot'->>'id', data->'opponent'->>'id',
+			       data->>'opponent_owner' IS NOT NULL
+			FROM notify_events WHERE type LIKE 'challenge.%' ORDER BY id`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var user int64
+			var typ, id, answer, bot, opp string
+			var owner bool
+			if err := rows.Scan(&user, &typ, &id, &answer, &bot, &opp, &owner); err != nil {
+				t.Fatal(err)
+			}
+			who := map[int64]string{ann: "ann", ben: "ben"}[user]
+			out = append(out, fmt.Sprintf("%s %s %s %s bot=%s opp=%s %v", who, typ, id, answer, bot, opp, owner))
+		}
+		return out
+	}
+	first, err := b.svc.Challenge(b.ctx, ann, annBot, benBot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.svc.ChallengeAccept(b.ctx, ben, first.ChallengeID); err != nil {
+		t.Fatal(err)
+	}
+	second, err := b.svc.Challenge(b.ctx, ben, benBot, annBot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.svc.ChallengeDecline(b.ctx, ann, second.ChallengeID); err != nil {
+		t.Fatal(err)
+	}
+	third, err := b.svc.Challenge(b.ctx, ann, annBot, benBot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.svc.ChallengeDecline(b.ctx, ann, third.ChallengeID); err != nil {
+		t.Fatal(err)
+	}
+	fourth, err := b.svc.Challenge(b.ctx, ann, annBot, benBot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.exec(t, `UPDATE bots SET disabled = true WHERE id = $1`, annBot)
+	if _, err := b.svc.ChallengeAccept(b.ctx, ben, fourth.ChallengeID); err == nil {
+		t.Fatal("a disabled bot's challenge was accepted")
+	}
+	a, bb := fmt.Sprint(annBot), fmt.Sprint(benBot)
+	want := []string{
+		fmt.Sprintf("ben challenge.received %d  bot=%s opp=%s true", first.ChallengeID, bb, a),
+		fmt.Sprintf("ann challenge.answered %d accepted bot=%s opp=%s true", first.ChallengeID, a, bb),
+		fmt.Sprintf("ann challenge.received %d  bot=%s opp=%s true", second.ChallengeID, a, bb),
+		fmt.Sprintf("ben challenge.answered %d declined bot=%s opp=%s true", second.ChallengeID, bb, a),
+		fmt.Sprintf("ben challenge.received %d  bot=%s opp=%s true", third.ChallengeID, bb, a),
+		fmt.Sprintf("ben challenge.received %d  bot=%s opp=%s true", fourth.ChallengeID, bb, a),
+	}
+	if got := events(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -174,3 +174,52 @@ func newVersion(t *testing.T, f *fixture, botID int64, ok bool) {
 		t.Fatal(err)
 	}
 }
+
+// TestLadderFaultEvents: the owner hears of the first crash or time-out
+// after a clean run (not of the next ones, nor of forfeits) and of the
+// ladder stopping the bot, each once, in the transaction of the result.
+func TestLadderFaultEvents(t *testing.T) {
+	const game = "faultevents"
+	f := newFixture(t, game, 2)
+	bad, good := f.bots[0], f.bots[1]
+	first := playRanked(t, f, game, bad, good, false, "crashed (exit code 1)")
+	playRanked(t, f, game, bad, good, false, "timed out after 2s")
+	last := playRanked(t, f, game, bad, good, false, "timed out after 2s")
+	if err := f.st.BotLadderRestart(f.ctx, bad); err != nil {
+		t.Fatal(err)
+	}
+	playRanked(t, f, game, bad, good, false, "killed after 5 failed ship placements")
+	playRanked(t, f, game, bad, good, false, "crashed (exit code 1)")
+
+	rows, err := f.st.DB().Query(f.ctx, `SELECT e.user_id, e.type, e.data FROM notify_events e WHERE e.type LIKE 'bot.%' ORDER BY e.id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	owner, _ := f.st.BotGetByID(f.ctx, bad)
+	var got []string
+	for rows.Next() {
+		var user int64
+		var typ string
+		var data map[string]any
+		if err := rows.Scan(&user, &typ, &data); err != nil {
+			t.Fatal(err)
+		}
+		bot, _ := data["bot"].(map[string]any)
+		if user != owner.OwnerID || bot["id"] != float64(bad) {
+			t.Errorf("event %s for user %d about bot %v", typ, user, bot["id"])
+		}
+		switch typ {
+		case "bot.faulted":
+			got = append(got, fmt.Sprintf("%s %v %v", typ, data["match_id"], data["fault"]))
+		case "bot.paused":
+			got = append(got, fmt.Sprintf("%s %v", typ, strings.Contains(data["reason"].(string), fmt.Sprintf("match %d", last))))
+		default:
+			got = append(got, typ)
+		}
+	}
+	want := []string{fmt.Sprintf("bot.faulted %d crash", first), "bot.paused true"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("events: %q, want %q", got, want)
+	}
+}

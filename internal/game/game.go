@@ -88,6 +88,10 @@ type Options struct {
 	Size int
 	// ReplayDir is where the replay is written; it is created if missing.
 	ReplayDir string
+	// ReplayZip, when set, receives the replay as a zip archive, and
+	// ReplayDir keeps only what bots were shown during the match (the
+	// caller removes it). The archive holds what the folder would.
+	ReplayZip io.Writer
 	// NoLimit lifts the time limits.
 	NoLimit bool
 	// Tournament hides everything that could leak between the players during

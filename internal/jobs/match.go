@@ -182,12 +182,17 @@ func (w *MatchWorker) play(ctx context.Context, id int64, log *slog.Logger) (*pl
 	if err != nil {
 		return nil, err
 	}
-	replayDir := filepath.Join(tmp, "replay")
+	archive, err := createReplayArchive(filepath.Join(tmp, "replay.zip"))
+	if err != nil {
+		return nil, err
+	}
+	defer archive.Close()
 	live := newLivePublisher(ctx, st, id, log, w.deps.LiveEvery)
 	sum, err := w.seat.play(ctx, rs, dirs, game.Options{
 		Seed:       m.Seed,
 		Size:       m.MapSize,
-		ReplayDir:  replayDir,
+		ReplayDir:  filepath.Join(tmp, "replay"),
+		ReplayZip:  archive,
 		Tournament: true,
 		NoLimit:    w.deps.NoTimeLimits,
 		Names:      seatNames(m, rs.Traits()),
@@ -199,7 +204,7 @@ func (w *MatchWorker) play(ctx context.Context, id int64, log *slog.Logger) (*pl
 		return nil, err
 	}
 	key := blob.ReplayKey(id)
-	if err := storeReplay(ctx, w.deps.Bucket, replayDir, filepath.Join(tmp, "replay.zip"), key); err != nil {
+	if err := archive.store(ctx, w.deps.Bucket, key); err != nil {
 		return nil, err
 	}
 	return &played{match: m, summary: sum, replay: key, traits: rs.Traits()}, nil

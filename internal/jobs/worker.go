@@ -88,6 +88,17 @@ type Deps struct {
 	DeadAfter time.Duration
 	// Sandbox names the confinement for the admin console's worker list.
 	Sandbox string
+	// Addons run job kinds of other packages (notifications) on this
+	// worker's River client.
+	Addons []Addon
+}
+
+// Addon adds job kinds to the worker: AddWorkers registers them and their
+// queues before the River client exists, Attach hands it the client once
+// made, for inserting its jobs.
+type Addon interface {
+	AddWorkers(workers *river.Workers, queues map[string]river.QueueConfig)
+	Attach(rc *river.Client[pgx.Tx])
 }
 
 // DefaultHeartbeatEvery and DefaultDeadAfter: a worker silent for three
@@ -162,6 +173,9 @@ func NewWorker(deps Deps) (*Worker, error) {
 		river.AddWorker(workers, &BuildWorker{deps: deps})
 		queues[QueueBuild] = river.QueueConfig{MaxWorkers: deps.BuildConcurrency}
 	}
+	for _, a := range deps.Addons {
+		a.AddWorkers(workers, queues)
+	}
 	var periodic []*river.PeriodicJob
 	if deps.Scheduler != nil {
 		periodic = deps.Scheduler.register(workers)
@@ -178,6 +192,9 @@ func NewWorker(deps Deps) (*Worker, error) {
 	}
 	if deps.Scheduler != nil {
 		deps.Scheduler.attach(&Client{river: rc})
+	}
+	for _, a := range deps.Addons {
+		a.Attach(rc)
 	}
 	return &Worker{river: rc, deps: deps, dir: dir, started: time.Now()}, nil
 }

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/broadside/broadside/internal/egress"
 )
 
 // A command with Cmd.Network keeps a network namespace of its own, with
@@ -60,17 +62,6 @@ type egressProxy struct {
 	tunnels map[net.Conn]bool
 }
 
-// reservedPrefixes are address ranges that are neither private nor public
-// but never a package registry: this network, carrier-grade NAT, IETF
-// protocol assignments, benchmarking, reserved.
-var reservedPrefixes = []netip.Prefix{
-	netip.MustParsePrefix("0.0.0.0/8"),
-	netip.MustParsePrefix("100.64.0.0/10"),
-	netip.MustParsePrefix("192.0.0.0/24"),
-	netip.MustParsePrefix("198.18.0.0/15"),
-	netip.MustParsePrefix("240.0.0.0/4"),
-}
-
 // startEgress starts a proxy listening on a Unix socket in a private
 // folder; close stops it and removes the folder.
 func startEgress(log *slog.Logger) (*egressProxy, error) {
@@ -78,16 +69,9 @@ func startEgress(log *slog.Logger) (*egressProxy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("egress proxy: %w", err)
 	}
-	e := &egressProxy{dir: dir, socket: filepath.Join(dir, "proxy.sock"), own: map[netip.Addr]bool{},
-		log: log, tunnels: map[net.Conn]bool{}}
 	// The worker's own addresses reach its services as well as loopback.
-	if addrs, err := net.InterfaceAddrs(); err == nil {
-		for _, a := range addrs {
-			if p, err := netip.ParsePrefix(a.String()); err == nil {
-				e.own[p.Addr().Unmap()] = true
-			}
-		}
-	}
+	e := &egressProxy{dir: dir, socket: filepath.Join(dir, "proxy.sock"), own: egress.OwnAddresses(),
+		log: log, tunnels: map[net.Conn]bool{}}
 	e.dialer = &net.Dialer{Timeout: 15 * time.Second, Control: e.checkDial}
 	e.forward = &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
@@ -122,19 +106,9 @@ func (e *egressProxy) close() {
 }
 
 // denied reports whether a is an address of the host or of a network that
-// is not the public internet.
+// is not the public internet (the rule the portal's webhooks follow too).
 func (e *egressProxy) denied(a netip.Addr) bool {
-	a = a.Unmap()
-	if !a.IsValid() || a.IsLoopback() || a.IsPrivate() || a.IsUnspecified() || a.IsLinkLocalUnicast() ||
-		a.IsLinkLocalMulticast() || a.IsInterfaceLocalMulticast() || a.IsMulticast() || e.own[a] {
-		return true
-	}
-	for _, p := range reservedPrefixes {
-		if p.Contains(a) {
-			return true
-		}
-	}
-	return false
+	return egress.NotPublic(a) || e.own[a.Unmap()]
 }
 
 // checkDial runs on the resolved address of every connection the proxy

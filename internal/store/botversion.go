@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/broadside/broadside/internal/event"
 )
 
 // Build statuses of a bot version.
@@ -125,6 +127,9 @@ func (s *Store) BotVersionFinishBuild(ctx context.Context, id int64, r BuildResu
 			}
 			return fmt.Errorf("store: finish build of version %d: %w", id, err)
 		}
+		if err := st.publishBuild(ctx, botID, number, r.OK); err != nil {
+			return err
+		}
 		if !r.OK {
 			return nil
 		}
@@ -140,4 +145,15 @@ func (s *Store) BotVersionFinishBuild(ctx context.Context, id int64, r BuildResu
 		}
 		return nil
 	})
+}
+
+// publishBuild tells the bot's owner that a build of it ended.
+func (s *Store) publishBuild(ctx context.Context, botID int64, number int, ok bool) error {
+	var owner int64
+	b := event.Bot{ID: botID}
+	if err := s.db.QueryRow(ctx, `SELECT owner_id, name, game FROM bots WHERE id = $1`, botID).
+		Scan(&owner, &b.Name, &b.Game); err != nil {
+		return fmt.Errorf("store: owner of bot %d: %w", botID, interpretError(err))
+	}
+	return s.EventPublish(ctx, event.NewBuild(owner, ok, event.Build{Bot: b, Version: number}))
 }

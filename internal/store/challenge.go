@@ -4,6 +4,10 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/broadside/broadside/internal/event"
 )
 
 // Challenge is one bot owner's invitation to a match between two bots.
@@ -37,15 +41,30 @@ type ChallengeCreateParams struct {
 	Ranked          bool
 }
 
-// ChallengeCreate records a pending challenge.
+// ChallengeCreate records a pending challenge and tells the challenged
+// bot's owner of it.
 func (s *Store) ChallengeCreate(ctx context.Context, p ChallengeCreateParams) (int64, error) {
 	var id int64
-	err := s.db.QueryRow(ctx, `
-		INSERT INTO challenges (challenger_id, challenger_bot_id, challenged_bot_id, ranked)
-		VALUES ($1, $2, $3, $4) RETURNING id`,
-		p.ChallengerID, p.ChallengerBotID, p.ChallengedBotID, p.Ranked).Scan(&id)
+	err := s.InTx(ctx, func(_ pgx.Tx, st *Store) error {
+		err := st.db.QueryRow(ctx, `
+			INSERT INTO challenges (challenger_id, challenger_bot_id, challenged_bot_id, ranked)
+			VALUES ($1, $2, $3, $4) RETURNING id`,
+			p.ChallengerID, p.ChallengerBotID, p.ChallengedBotID, p.Ranked).Scan(&id)
+		if err != nil {
+			return interpretError(err)
+		}
+		c, err := st.ChallengeGetByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		return st.EventPublish(ctx, event.Event{UserID: c.ChallengedOwnerID, Type: event.ChallengeReceived, Data: event.Challenge{
+			ChallengeID: c.ID, Ranked: c.Ranked,
+			Bot:      event.Bot{ID: c.ChallengedBotID, Name: c.ChallengedBotName},
+			Opponent: event.Bot{ID: c.ChallengerBotID, Name: c.ChallengerBotName}, OpponentBy: c.ChallengerName,
+		}})
+	})
 	if err != nil {
-		return 0, fmt.Errorf("store: create challenge: %w", interpretError(err))
+		return 0, fmt.Errorf("store: create challenge: %w", err)
 	}
 	return id, nil
 }
@@ -106,18 +125,36 @@ func (s *Store) ChallengeListForUser(ctx context.Context, userID int64, limit in
 }
 
 // ChallengeRespond moves a pending challenge to status (accepted, declined
-// or canceled), linking the match when one was created. It returns
-// ErrNotFound when the challenge is no longer pending, so two answers
-// cannot both win.
+// or canceled), linking the match when one was created, and tells the
+// challenger of an acceptance or a refusal. It returns ErrNotFound when
+// the challenge is no longer pending, so two answers cannot both win.
 func (s *Store) ChallengeRespond(ctx context.Context, id int64, status string, matchID *int64) error {
-	tag, err := s.db.Exec(ctx, `
-		UPDATE challenges SET status = $2, match_id = $3, responded_at = now()
-		WHERE id = $1 AND status = 'pending'`, id, status, matchID)
+	err := s.InTx(ctx, func(_ pgx.Tx, st *Store) error {
+		tag, err := st.db.Exec(ctx, `
+			UPDATE challenges SET status = $2, match_id = $3, responded_at = now()
+			WHERE id = $1 AND status = 'pending'`, id, status, matchID)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return ErrNotFound
+		}
+		if status != "accepted" && status != "declined" {
+			return nil
+		}
+		c, err := st.ChallengeGetByID(ctx, id)
+		if err != nil {
+			return err
+		}
+		return st.EventPublish(ctx, event.Event{UserID: c.ChallengerID, Type: event.ChallengeAnswered, Data: event.Challenge{
+			ChallengeID: c.ID, Ranked: c.Ranked,
+			Bot:      event.Bot{ID: c.ChallengerBotID, Name: c.ChallengerBotName},
+			Opponent: event.Bot{ID: c.ChallengedBotID, Name: c.ChallengedBotName}, OpponentBy: c.ChallengedOwner,
+			Answer: status, MatchID: matchID,
+		}})
+	})
 	if err != nil {
 		return fmt.Errorf("store: answer challenge %d: %w", id, err)
-	}
-	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("store: answer challenge %d: %w", id, ErrNotFound)
 	}
 	return nil
 }

@@ -95,8 +95,8 @@ func (s *Store) historyQuery(ctx context.Context, what, seats string, args ...an
 // order of its seat index; the games of hidden battles only withHidden.
 func (s *Store) BotHistory(ctx context.Context, botID int64, limit, offset int, withHidden bool) ([]HistoryRow, error) {
 	return s.historyQuery(ctx, fmt.Sprintf("bot %d", botID), `
-		SELECT match_id, bot_id FROM match_players WHERE bot_id = $1 AND `+notHidden("match_id", withHidden)+`
-		ORDER BY match_id DESC LIMIT $2 OFFSET $3`, botID, limit, offset)
+		SELECT mp.match_id, mp.bot_id FROM match_players mp WHERE mp.bot_id = $1 AND `+notHidden("mp.match_id", withHidden)+`
+		ORDER BY mp.match_id DESC LIMIT $2 OFFSET $3`, botID, limit, offset)
 }
 
 // ClanHistory pages through the matches of the bots of a clan's current

@@ -3,6 +3,7 @@ package store_test
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/broadside/broadside/internal/store"
 )
@@ -77,6 +78,32 @@ func TestHistoryQueries(t *testing.T) {
 		want := store.HeadToHead{Games: 2, AWins: 0, BWins: 1, Draws: 1, APoints: 21, BPoints: 21}
 		if err != nil || *h != want || len(ms) != 2 || ms[0].ID != m2.ID {
 			t.Fatalf("%+v, %d matches, %v", h, len(ms), err)
+		}
+	})
+
+	t.Run("a hidden battle's game leaves only its own players' histories", func(t *testing.T) {
+		battle, err := b.st.BattleCreate(b.ctx, store.BattleCreateParams{Name: "Secret", OrganiserID: z.OwnerID, Format: "round_robin",
+			Game: "entelect", MapSize: 1, GamesPerPairing: 1, StartAt: time.Now(), EntryDeadline: time.Now(), ResultsHidden: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hidden := b.match(t, false, y.ID, z.ID)
+		if err := b.st.BattleGameAdd(b.ctx, battle, 1, nil, 1, hidden.ID); err != nil {
+			t.Fatal(err)
+		}
+		b.finishAs(t, hidden.ID, "win", "loss")
+		// x played no part in the hidden game: its history is whole.
+		if rows, err := b.st.BotHistory(b.ctx, x.ID, 10, 0, false); err != nil || len(rows) != 3 {
+			t.Fatalf("x's history beside a hidden game elsewhere: %d rows, %v", len(rows), err)
+		}
+		for _, c := range []struct {
+			withHidden bool
+			want       int
+		}{{false, 2}, {true, 3}} {
+			rows, err := b.st.BotHistory(b.ctx, y.ID, 10, 0, c.withHidden)
+			if err != nil || len(rows) != c.want {
+				t.Errorf("y's history, withHidden %v: %d rows, want %d (%v)", c.withHidden, len(rows), c.want, err)
+			}
 		}
 	})
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/broadside/broadside/internal/event"
 )
 
 // Match statuses.
@@ -204,7 +206,7 @@ func (s *Store) countFault(ctx context.Context, p MatchFinishParams, r MatchPlay
 		reason = fmt.Sprintf("%d ranked matches in a row lost by a crash, a time-out or a forfeit; the last, match %d: %s",
 			p.StopAfter, p.ID, r.Reason)
 	}
-	_, err := s.db.Exec(ctx, `
+	rows, err := s.db.Query(ctx, `
 		UPDATE bots b SET
 		       fault_streak = CASE WHEN $3 <> '' THEN b.fault_streak + 1 ELSE 0 END,
 		       fault_stopped_at = CASE WHEN $3 <> '' AND $4 > 0 AND b.fault_streak + 1 >= $4 AND b.fault_stopped_at IS NULL
@@ -212,10 +214,42 @@ func (s *Store) countFault(ctx context.Context, p MatchFinishParams, r MatchPlay
 		       fault_stop_reason = CASE WHEN $3 <> '' AND $4 > 0 AND b.fault_streak + 1 >= $4 AND b.fault_stopped_at IS NULL
 		                                THEN $5 ELSE b.fault_stop_reason END
 		FROM match_players x JOIN matches m ON m.id = x.match_id
-		WHERE x.match_id = $1 AND x.seat = $2 AND b.id = x.bot_id AND m.ranked AND NOT b.house`,
+		WHERE x.match_id = $1 AND x.seat = $2 AND b.id = x.bot_id AND m.ranked AND NOT b.house
+		RETURNING b.id, b.name, b.game, b.owner_id, b.fault_streak, coalesce(b.fault_stopped_at = now(), false),
+		          b.fault_stop_reason`,
 		p.ID, r.Seat, r.Fault, p.StopAfter, reason)
 	if err != nil {
 		return fmt.Errorf("store: fault count of seat %d in match %d: %w", r.Seat, p.ID, err)
+	}
+	var evs []event.Event
+	for rows.Next() {
+		var bot event.Bot
+		var owner int64
+		var streak int
+		var stopped bool
+		var why string
+		if err := rows.Scan(&bot.ID, &bot.Name, &bot.Game, &owner, &streak, &stopped, &why); err != nil {
+			rows.Close()
+			return fmt.Errorf("store: fault count of seat %d in match %d: %w", r.Seat, p.ID, err)
+		}
+		// The first crash or time-out after a clean run is news; the
+		// next ones are the same news until the ladder stops the bot.
+		if streak == 1 && (r.Fault == FaultCrash || r.Fault == FaultTimeout) {
+			evs = append(evs, event.Event{UserID: owner, Type: event.BotFaulted,
+				Data: event.Faulted{Bot: bot, MatchID: p.ID, Fault: r.Fault, Reason: r.Reason}})
+		}
+		if stopped {
+			evs = append(evs, event.Event{UserID: owner, Type: event.BotPaused, Data: event.Paused{Bot: bot, Reason: why}})
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: fault count of seat %d in match %d: %w", r.Seat, p.ID, err)
+	}
+	for _, ev := range evs {
+		if err := s.EventPublish(ctx, ev); err != nil {
+			return err
+		}
 	}
 	return nil
 }

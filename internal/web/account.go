@@ -22,7 +22,11 @@ func (h *Handler) accountView(r *http.Request) (*page.AccountView, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &page.AccountView{Base: h.base(r, "Your account"), Tokens: tokens, Bots: bots}, nil
+	nv, err := h.notifyView(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	return &page.AccountView{Base: h.base(r, "Your account"), Tokens: tokens, Bots: bots, Notify: nv}, nil
 }
 
 func (h *Handler) account(w http.ResponseWriter, r *http.Request) {

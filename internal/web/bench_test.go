@@ -36,7 +36,8 @@ func BenchmarkLeaderboardPage(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		ttl  bool
-	}{{"cached", true}, {"uncached", false}} {
+		gzip bool
+	}{{"cached", true, false}, {"cached-gzip", true, true}, {"uncached", false, false}} {
 		b.Run(c.name, func(b *testing.B) {
 			cfg := web.DefaultConfig()
 			if !c.ttl {
@@ -46,7 +47,12 @@ func BenchmarkLeaderboardPage(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				rec := httptest.NewRecorder()
-				h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/leaderboard", nil))
+				req := httptest.NewRequest(http.MethodGet, "/leaderboard", nil)
+				if c.gzip {
+					// As browsers and Go's client ask.
+					req.Header.Set("Accept-Encoding", "gzip")
+				}
+				h.ServeHTTP(rec, req)
 				if rec.Code != http.StatusOK {
 					b.Fatalf("status %d", rec.Code)
 				}

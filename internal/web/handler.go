@@ -80,8 +80,9 @@ type Config struct {
 	// the client (TRUSTED_PROXIES); from any other peer the header is
 	// ignored.
 	TrustedProxies []netip.Prefix
-	// LeaderboardTTL is how long a leaderboard page, and the ladder queue
-	// shown with it, is served from memory;
+	// LeaderboardTTL is how long a leaderboard page, the ladder queue
+	// shown with it and the list of matches being played (home page and
+	// leaderboard) are served from memory;
 	// zero reads the database on every request.
 	LeaderboardTTL time.Duration
 	// StreamsPerClient is how many event streams (live matches, build
@@ -92,6 +93,20 @@ type Config struct {
 	// (an account when logged in, else an address or IPv6 /64) may have
 	// under way at once; zero or less sets no bound.
 	ReplayDownloadsPerClient int
+	// Notifier checks webhook URLs and starts e-mail verifications; nil
+	// offers webhooks (with the production URL rules) and no e-mail.
+	Notifier Notifier
+}
+
+// Notifier is what the notification settings need of internal/notify.
+type Notifier interface {
+	// EmailOn reports whether the platform sends e-mail.
+	EmailOn() bool
+	// CheckURL refuses a webhook URL the platform will not call.
+	CheckURL(raw string) error
+	// SetEmail sets the user's address, unverified, and queues the
+	// verification e-mail.
+	SetEmail(ctx context.Context, userID int64, address string) error
 }
 
 // DefaultConfig returns the settings the portal runs with unless told otherwise.

@@ -69,6 +69,19 @@ func (c *leaderboardCache) queue(ctx context.Context, game string, fetch func(co
 	return v.(*competition.LadderQueue), nil
 }
 
+// playing returns the matches being played as fetch reads them, from the
+// cache when fresh: the home page and the leaderboard show them to every
+// visitor. Organisers, who also see hidden battles' games, get their own.
+func (c *leaderboardCache) playing(ctx context.Context, game string, withHidden bool, fetch func(context.Context) ([]store.MatchRow, error)) ([]store.MatchRow, error) {
+	v, err := c.load(ctx, fmt.Sprintf("playing/%s/%t", game, withHidden), func(ctx context.Context) (any, error) {
+		return fetch(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.([]store.MatchRow), nil
+}
+
 // load returns the value under key, fetching it when it is missing or
 // older than the cache's interval. When the fetch fails (the database is
 // down) and an older value is kept, that value is served instead: a

@@ -184,7 +184,9 @@ const playingShown = 5
 // so a failure only leaves it out.
 func (h *Handler) playing(r *http.Request, game string) []store.MatchRow {
 	ctx := r.Context()
-	ms, err := h.store.MatchRowsPlaying(ctx, game, playingShown, seesHidden(r))
+	ms, err := h.board.playing(ctx, game, seesHidden(r), func(ctx context.Context) ([]store.MatchRow, error) {
+		return h.store.MatchRowsPlaying(ctx, game, playingShown, seesHidden(r))
+	})
 	if err != nil {
 		h.logger.WarnContext(ctx, "matches playing now", "err", err)
 	}

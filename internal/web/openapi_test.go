@@ -209,7 +209,7 @@ func TestOpenAPIDocument(t *testing.T) {
 // against the schema the document gives for its status: an answer with a
 // field the document does not list, or without one it requires, fails.
 func TestOpenAPIAnswers(t *testing.T) {
-	b := setup(t, botupload.ZipInspector{Limits: botzip.DefaultLimits()})
+	b := setupNotify(t, botupload.ZipInspector{Limits: botzip.DefaultLimits()})
 	d := loadAPIDoc(t, b)
 	org, ann, battle, annBot, olgaBot := b.hiddenBattle(t)
 	annTok, orgTok := ann.apiToken("laptop"), org.apiToken("desk")
@@ -312,6 +312,22 @@ func TestOpenAPIAnswers(t *testing.T) {
 	first, second := challenge(), challenge()
 	call(t, "POST", fmt.Sprintf("/api/challenges/%d/decline", first), "/api/challenges/{id}/decline", orgTok, "", nil)
 	call(t, "POST", fmt.Sprintf("/api/challenges/%d/accept", second), "/api/challenges/{id}/accept", orgTok, "", nil)
+
+	// Notification settings: a webhook added, changed and deleted, an
+	// address set.
+	status, hook := call(t, "POST", "/api/me/webhooks", "/api/me/webhooks", annTok, "application/json",
+		[]byte(`{"url": "https://hooks.example.org/broadside", "events": ["build.finished"]}`))
+	if status != http.StatusCreated {
+		t.Fatalf("create webhook: status %d: %v", status, hook)
+	}
+	hookPath := fmt.Sprintf("/api/me/webhooks/%d", int64(hook["id"].(float64)))
+	call(t, "PATCH", hookPath, "/api/me/webhooks/{id}", annTok, "application/json", []byte(`{"events": ["bot.paused"], "enabled": false}`))
+	call(t, "PUT", "/api/me/notifications/email", "/api/me/notifications/email", annTok, "application/json",
+		[]byte(`{"address": "ann@example.org", "events": ["challenge.received"]}`))
+	call(t, "GET", "/api/me/notifications", "/api/me/notifications", annTok, "", nil)
+	call(t, "DELETE", hookPath, "/api/me/webhooks/{id}", annTok, "", nil)
+	call(t, "PATCH", hookPath, "/api/me/webhooks/{id}", annTok, "application/json", []byte(`{"enabled": true}`))
+	call(t, "PUT", "/api/me/notifications/email", "/api/me/notifications/email", annTok, "application/json", []byte(`{"events": ["nope"]}`))
 
 	gets := []struct{ path, route, token string }{
 		{"/api/openapi.json", "/api/openapi.json", ""},

@@ -56,10 +56,24 @@ func (h *Handler) router() *chi.Mux {
 			r.Get("/challenges/{id}", h.apiChallengeGet)
 			r.Post("/challenges/{id}/accept", h.apiChallengeAccept)
 			r.Post("/challenges/{id}/decline", h.apiChallengeDecline)
+			r.Get("/me/notifications", h.apiNotifications)
+			r.Put("/me/notifications/email", h.apiNotifyEmail)
+			r.Post("/me/webhooks", h.apiWebhookCreate)
+			r.Patch("/me/webhooks/{id}", h.apiWebhookUpdate)
+			r.Delete("/me/webhooks/{id}", h.apiWebhookDelete)
 		})
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 			h.apiFail(w, r, refuse(http.StatusNotFound, "There is no such API endpoint; see /api/openapi.json or docs/api.md."))
 		})
+	})
+
+	// Links from e-mail: the token in them is the proof, and a mail
+	// program's one-click unsubscribe posts without a form token.
+	r.Group(func(r chi.Router) {
+		r.Use(noStore, h.withSession)
+		r.Get("/notifications/verify", h.notifyVerify)
+		r.Get("/notifications/unsubscribe/{token}", h.notifyUnsubscribePage)
+		r.Post("/notifications/unsubscribe/{token}", h.notifyUnsubscribe)
 	})
 
 	r.Group(func(r chi.Router) {
@@ -141,6 +155,11 @@ func (h *Handler) router() *chi.Mux {
 			r.Get("/account", h.account)
 			r.Post("/account/tokens", h.tokenCreate)
 			r.Post("/account/tokens/{id}/revoke", h.tokenRevoke)
+			r.Post("/account/notifications/email", h.notifyEmailForm)
+			r.Post("/account/notifications/email/events", h.notifyEmailEventsForm)
+			r.Post("/account/webhooks", h.webhookCreateForm)
+			r.Post("/account/webhooks/{id}", h.webhookUpdateForm)
+			r.Post("/account/webhooks/{id}/delete", h.webhookDeleteForm)
 		})
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, refuse(http.StatusNotFound, "There is no page at this address."))
@@ -153,7 +172,7 @@ func (h *Handler) router() *chi.Mux {
 // it. Event streams (text/event-stream) are left alone, so each event is
 // flushed as it is written, and so are zips and other compressed
 // downloads, which would only grow.
-var compress = middleware.Compress(5,
+var compress = middleware.Compress(1,
 	"text/html", "text/css", "text/plain", "text/javascript", "application/javascript",
 	"application/json", "image/svg+xml")
 

@@ -296,6 +296,14 @@ func renderCases(t *testing.T) map[string][]templ.Component {
 		Matches: matches, Audit: []store.AuditEntry{{ID: 1, ActorID: ptr[int64](3), ActorName: "olga", Action: "bot.disable",
 			TargetType: "bot", TargetID: ptr[int64](10), Detail: "cheating", CreatedAt: now}}, Notice: "Done.", Error: "Refused."}
 
+	code := 500
+	notifyFull := page.NotifyView{EmailOn: true, Types: []page.EventType{{Name: "build.finished", Title: "A build finished"}, {Name: "build.failed", Title: "A build failed"}},
+		Email: &store.NotifyEmail{Address: "ann@example.org", VerifiedAt: &now, Events: []string{"build.failed"}},
+		Webhooks: []store.Webhook{{ID: 3, URL: "https://example.org/hook", Events: []string{"build.finished"}, CreatedAt: earlier},
+			{ID: 4, URL: "https://example.org/off", Events: []string{"build.failed"}, DisabledAt: &now, DisabledReason: "Switched off after 10 failed deliveries in a row."}},
+		Deliveries: []store.WebhookDelivery{{ID: 9, WebhookID: 3, EventID: 7, EventType: "build.finished", Status: "delivered", Attempts: 2, StatusCode: &code, AttemptedAt: &now},
+			{ID: 8, WebhookID: 4, EventID: 6, EventType: "build.failed", Status: "retrying", Attempts: 1, Error: "the endpoint answered 500"}},
+		NewSecret: "whsec_abc", NewSecretHook: 3, Notice: "Webhook 3 is saved."}
 	return map[string][]templ.Component{
 		"Layout":    {page.Layout(visitor), page.Layout(olga)},
 		"CSRFField": {page.CSRFField(ann)},
@@ -347,7 +355,13 @@ func renderCases(t *testing.T) map[string][]templ.Component {
 		"Docs":    {page.Docs(page.DocsView{Base: visitor, Index: index})},
 		"DocPage": docPages,
 		"Account": {page.Account(page.AccountView{Base: ann, Tokens: []store.APIToken{{ID: 1, Name: "laptop", CreatedAt: earlier, LastUsedAt: &now}},
-			Bots: mine, NewToken: "bs_abc_123"}), page.Account(page.AccountView{Base: ann, Error: "Give the token a name."})},
+			Bots: mine, NewToken: "bs_abc_123", Notify: notifyFull}), page.Account(page.AccountView{Base: ann, Error: "Give the token a name."})},
+		"NotifySettings": {page.NotifySettings(ann, notifyFull), page.NotifySettings(ann, page.NotifyView{Types: notifyFull.Types, Error: "That webhook URL cannot be used."}),
+			page.NotifySettings(ann, page.NotifyView{EmailOn: true, Types: notifyFull.Types, Email: &store.NotifyEmail{Address: "ann@example.org"},
+				Notice: "We sent a confirmation link to ann@example.org."})},
+		"NotifyDone": {page.NotifyDone(page.NotifyDoneView{Base: visitor, Heading: "Address confirmed", Message: "Notifications may now go to ann@example.org."}),
+			page.NotifyDone(page.NotifyDoneView{Base: visitor, Heading: "Unsubscribe", Message: "Stop every notification e-mail to ann@example.org?",
+				Action: "/notifications/unsubscribe/abc"})},
 		"Challenges": {page.Challenges(page.ChallengesView{Base: ann, Received: []store.Challenge{pending, draw}, Sent: []store.Challenge{challenge},
 			AutoAccept: true, OpenChallenges: true, Organiser: true, Notice: "Sent."}), page.Challenges(page.ChallengesView{Base: ann})},
 		"Challenge": {page.Challenge(page.ChallengeView{Base: ann, Challenge: &challenge}), page.Challenge(page.ChallengeView{Base: ann, Challenge: &pending}),

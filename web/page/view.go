@@ -227,6 +227,42 @@ type AccountView struct {
 	// NewToken is shown once, right after it is made.
 	NewToken string
 	Error    string
+	// Notify is the notification settings.
+	Notify NotifyView
+}
+
+// NotifyView is the account page's notification settings.
+type NotifyView struct {
+	// EmailOn is set when the platform sends e-mail at all.
+	EmailOn bool
+	// Email is the user's address for notifications; nil when none.
+	Email      *store.NotifyEmail
+	Webhooks   []store.Webhook
+	Deliveries []store.WebhookDelivery
+	// Types are the event types to choose from, with their titles.
+	Types []EventType
+	// NewSecret is a new hook's signing secret, shown once, with
+	// NewSecretHook its hook's id.
+	NewSecret     string
+	NewSecretHook int64
+	// Notice confirms what was just done; Error says why it was not.
+	Notice string
+	Error  string
+}
+
+// EventType is an event type to choose in settings.
+type EventType struct {
+	Name  string
+	Title string
+}
+
+// NotifyDoneView is the page after a verification or unsubscribe link.
+type NotifyDoneView struct {
+	Base
+	Heading string
+	Message string
+	// Action, when set, is the address a confirmation form posts to.
+	Action string
 }
 
 // points prints a score with a true minus sign (U+2212): a hyphen beside

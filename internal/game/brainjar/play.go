@@ -101,6 +101,11 @@ func (ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) (*g
 	if err := writeReplay(opts.ReplayDir, &m.replay); err != nil {
 		return nil, err
 	}
+	if opts.ReplayZip != nil {
+		if err := game.ZipFolder(opts.ReplayZip, opts.ReplayDir); err != nil {
+			return nil, err
+		}
+	}
 	return sum, nil
 }
 

@@ -123,7 +123,7 @@ func newMatch(bots []game.Bot, opts game.Options) (*match, error) {
 		m.seats[i], m.names[i] = st, st.name
 	}
 	// Last, so that a match refused above leaves no private folder behind.
-	w, err := newReplayWriter(opts.ReplayDir, opts.Tournament)
+	w, err := newReplayWriter(opts.ReplayDir, opts.Tournament, opts.ReplayZip)
 	if err != nil {
 		return nil, err
 	}
@@ -207,6 +207,10 @@ func (m *match) play(ctx context.Context) error {
 	for !s.Over() {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("match stopped in round %d: %w", s.Round, err)
+		}
+		// The rounds before the last are final: to the archive with them.
+		if err := m.replay.seal(lastRound); err != nil {
+			return err
 		}
 		if err := m.writeRoot(); err != nil {
 			return err

@@ -103,7 +103,7 @@ func (m *match) turn(ctx context.Context, st *seat, dir string, l *turnLog) (Com
 	// What the bot printed goes into the replay's log.txt: in tournament
 	// mode it counts against the replay's caps, as its files do.
 	var budget *replayBudget
-	if m.replay.pending != "" {
+	if m.replay.held != nil {
 		budget = &st.replay
 	}
 	logOutput(l, 'I', res.Stdout, budget)

@@ -1,14 +1,21 @@
 package entelect
 
 import (
+	"archive/zip"
+	"compress/flate"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/broadside/broadside/internal/game"
 )
 
 // Caps on what a bot's own files add to a replay, on the platform and
@@ -32,19 +39,39 @@ const (
 	MaxReplayMatchBytes = 16 << 20
 )
 
-// replayWriter writes the replay folder (§3.5, §10). In tournament mode
-// the files go first to a private folder beside the replay folder, outside
-// every bot's sandbox (a bot's turn is shown only its own round folder),
-// and are moved into the replay folder when the match ends, so nothing of
-// a round is where the other bot could read it (policy §14.3) and nothing
-// is held in memory. A later write of the same path wins.
+// replayWriter writes the replay (§3.5, §10). In tournament mode nothing
+// of a round may be where the other bot could read it until the match
+// ends (policy §14.3): a bot's turn is shown only its own round folder,
+// and every other file is held by the writer, outside every sandbox.
+// Held files go at the end to the replay folder, or, when the replay is
+// wanted as a zip archive (the platform), to the archive round by round
+// as rounds are sealed, so a match holds at most two rounds in memory and
+// creates no file of the replay but the bots' own round folders. A later
+// write of the same path wins.
 type replayWriter struct {
 	dir string
-	// pending is the private folder in tournament mode, else "".
-	pending string
+	// held are the files not yet in the archive or the folder, by path in
+	// the replay; nil when files go to the folder at once.
+	held map[string]heldFile
+	// archive receives held files when the replay is a zip; zipTo is
+	// where the replay folder is zipped at the end when not in tournament
+	// mode.
+	archive *zip.Writer
+	zipTo   io.Writer
+	// flater compresses the archive's entries one after the other.
+	flater *flate.Writer
 }
 
-func newReplayWriter(dir string, deferred bool) (*replayWriter, error) {
+// heldFile is a file of the replay and when it was written.
+type heldFile struct {
+	data []byte
+	mod  time.Time
+}
+
+// newReplayWriter writes the replay folder dir; deferred holds files until
+// the match ends (tournament mode); zipTo, when set, receives the replay
+// as a zip archive instead of the folder's files.
+func newReplayWriter(dir string, deferred bool, zipTo io.Writer) (*replayWriter, error) {
 	if dir == "" {
 		return nil, errors.New("replay folder not set")
 	}
@@ -56,24 +83,44 @@ func newReplayWriter(dir string, deferred bool) (*replayWriter, error) {
 		return nil, fmt.Errorf("create replay folder: %w", err)
 	}
 	w := &replayWriter{dir: abs}
-	if deferred {
-		// Beside the replay folder rather than in it: the sandbox shows a
-		// turn its round folder from inside the replay folder.
-		w.pending, err = os.MkdirTemp(filepath.Dir(abs), "."+filepath.Base(abs)+"-pending-")
-		if err != nil {
-			return nil, fmt.Errorf("create the replay's private folder: %w", err)
-		}
+	switch {
+	case deferred && zipTo != nil:
+		w.held = map[string]heldFile{}
+		w.archive = zip.NewWriter(zipTo)
+		// JSON and text compress almost as well at the fastest level, at
+		// a third of the CPU of the default.
+		w.archive.RegisterCompressor(zip.Deflate, w.compressor)
+	case deferred:
+		w.held = map[string]heldFile{}
+	default:
+		w.zipTo = zipTo
 	}
 	return w, nil
+}
+
+// compressor is the archive's deflate compressor, one writer reset for
+// each entry: entries are written one at a time.
+func (w *replayWriter) compressor(out io.Writer) (io.WriteCloser, error) {
+	if w.flater == nil {
+		f, err := flate.NewWriter(out, flate.BestSpeed)
+		if err != nil {
+			return nil, err
+		}
+		w.flater = f
+	} else {
+		w.flater.Reset(out)
+	}
+	return w.flater, nil
 }
 
 // path returns the absolute path of a file in the replay.
 func (w *replayWriter) path(rel string) string { return filepath.Join(w.dir, rel) }
 
-// write stores a file now, in the private folder in tournament mode.
+// write stores a file: held in tournament mode, else in the folder now.
 func (w *replayWriter) write(rel string, data []byte) error {
-	if w.pending != "" {
-		return writeFile(w.pending, rel, data)
+	if w.held != nil {
+		w.held[filepath.ToSlash(rel)] = heldFile{data: data, mod: time.Now()}
+		return nil
 	}
 	return w.writeNow(rel, data)
 }
@@ -100,13 +147,13 @@ func writeFile(root, rel string, data []byte) error {
 	return nil
 }
 
-// takeFolder moves what a bot's round folder holds into the private folder
+// takeFolder takes what a bot's round folder holds into the held files
 // and removes the round folder (tournament mode only). Regular files are
 // kept within the caps of b; free gives the protocol files' allowances.
 // The returned notes, for the bot's log, say what was left out. What the
 // bot did to its own folder never stops the match.
 func (w *replayWriter) takeFolder(rel string, b *replayBudget, free map[string]int64) []string {
-	if w.pending == "" {
+	if w.held == nil {
 		return nil
 	}
 	dir := w.path(rel)
@@ -130,9 +177,12 @@ func (w *replayWriter) takeFolder(rel string, b *replayBudget, free map[string]i
 	t := b.take(files, free)
 	notes := t.notes(b)
 	for _, f := range t.keep {
-		if err := copyBotFile(filepath.Join(dir, f.name), filepath.Join(w.pending, rel, f.name), f.size); err != nil {
+		data, err := readBotFile(filepath.Join(dir, f.name), int(f.size))
+		if err != nil {
 			notes = append(notes, fmt.Sprintf("replay: %s left out of the replay: %v", f.name, err))
+			continue
 		}
+		w.held[filepath.ToSlash(filepath.Join(rel, f.name))] = heldFile{data: data, mod: time.Now()}
 	}
 	if err := os.RemoveAll(dir); err != nil {
 		notes = append(notes, fmt.Sprintf("round folder could not be removed after the run: %v", err))
@@ -140,53 +190,56 @@ func (w *replayWriter) takeFolder(rel string, b *replayBudget, free map[string]i
 	return notes
 }
 
-// copyBotFile copies at most size bytes of a bot's file to dst, without
-// following a symbolic link: the size is what was counted against the caps.
-func copyBotFile(src, dst string, size int64) error {
-	in, err := openNoFollow(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	if fi, err := in.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return errors.New("not a regular file")
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(out, io.LimitReader(in, size))
-	return errors.Join(err, out.Close())
-}
-
-// flush moves the private folder's files into the replay folder, replacing
-// what is there, and removes the private folder.
-func (w *replayWriter) flush() error {
-	if w.pending == "" {
+// seal moves the held files into the archive, all but those in the folder
+// keep (the last round played, whose files the match's end may still
+// write again); without an archive it does nothing.
+func (w *replayWriter) seal(keep string) error {
+	if w.archive == nil {
 		return nil
 	}
-	err := filepath.WalkDir(w.pending, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
+	prefix := filepath.ToSlash(keep) + "/"
+	var names []string
+	for name := range w.held {
+		if keep == "" || !strings.HasPrefix(name, prefix) {
+			names = append(names, name)
 		}
-		rel, err := filepath.Rel(w.pending, p)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		f := w.held[name]
+		zf, err := w.archive.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: f.mod})
 		if err != nil {
-			return err
+			return fmt.Errorf("replay: %w", err)
 		}
-		dst := w.path(rel)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
+		if _, err := zf.Write(f.data); err != nil {
+			return fmt.Errorf("replay: %w", err)
 		}
-		// Rename replaces a file or a link at dst without following it.
-		return os.Rename(p, dst)
-	})
-	err = errors.Join(err, os.RemoveAll(w.pending))
-	w.pending = ""
-	if err != nil {
-		return fmt.Errorf("replay: %w", err)
+		delete(w.held, name)
+	}
+	return nil
+}
+
+// flush ends the replay: the held files go to the archive or the folder,
+// or, with a zip wanted of a folder written as the match went, the
+// folder is zipped.
+func (w *replayWriter) flush() error {
+	switch {
+	case w.archive != nil:
+		err := w.seal("")
+		w.held = nil
+		if err := errors.Join(err, w.archive.Close()); err != nil {
+			return fmt.Errorf("replay: %w", err)
+		}
+	case w.held != nil:
+		names := slices.Sorted(maps.Keys(w.held))
+		for _, name := range names {
+			if err := writeFile(w.dir, filepath.FromSlash(name), w.held[name].data); err != nil {
+				return err
+			}
+		}
+		w.held = nil
+	case w.zipTo != nil:
+		return game.ZipFolder(w.zipTo, w.dir)
 	}
 	return nil
 }

@@ -1,6 +1,11 @@
 package entelect
 
 import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -208,5 +213,63 @@ func TestLogOutputCharges(t *testing.T) {
 				t.Errorf("left %d, want %d", tt.budget.left, tt.wantLeft)
 			}
 		})
+	}
+}
+
+// TestPlayTournamentZip plays a match in tournament mode into a zip archive,
+// the platform's way: the archive holds each file once, with the replay
+// folder's layout, the last round's player files showing the final state
+// (§3.5), and the replay folder keeps no file once the match is over.
+func TestPlayTournamentZip(t *testing.T) {
+	var archive bytes.Buffer
+	dir := t.TempDir()
+	sum, _ := playScripts(t, game.Options{Seed: 7, Tournament: true, ReplayDir: dir, ReplayZip: &archive},
+		scriptBot(t, "sweep"), scriptBot(t, "sweep", "reverse"))
+	zr, err := zip.NewReader(bytes.NewReader(archive.Bytes()), int64(archive.Len()))
+	if err != nil {
+		t.Fatalf("the archive: %v", err)
+	}
+	files := map[string]*zip.File{}
+	for _, f := range zr.File {
+		if files[f.Name] != nil {
+			t.Errorf("%s twice in the archive", f.Name)
+		}
+		files[f.Name] = f
+	}
+	read := func(name string) []byte {
+		f := files[name]
+		if f == nil {
+			t.Errorf("%s missing from the archive", name)
+			return nil
+		}
+		r, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		data, err := io.ReadAll(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	for _, name := range []string{"state.json", "engine.log", "roundInfo.json", "A - map.txt", "A/log.txt", "A/place.txt", "A/state.json", "B/map.txt"} {
+		read("Phase 1 - Round 0/" + name)
+	}
+	last := fmt.Sprintf("Phase 2 - Round %d/B/state.json", sum.Rounds-1)
+	if !bytes.Contains(read(last), []byte(`"Round":`+strconv.Itoa(sum.Rounds)+`,`)) {
+		t.Errorf("%s does not show the final state (§3.5)", last)
+	}
+	if final := fmt.Sprintf("Phase 2 - Round %d/state.json", sum.Rounds); files[final] == nil {
+		t.Errorf("the final root folder's %s is missing", final)
+	}
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			t.Errorf("%s left in the replay folder", p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -105,6 +105,11 @@ func (rs ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) 
 		if err := m.writeReplay(opts.ReplayDir, sum); err != nil {
 			return nil, err
 		}
+		if opts.ReplayZip != nil {
+			if err := game.ZipFolder(opts.ReplayZip, opts.ReplayDir); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return sum, nil
 }

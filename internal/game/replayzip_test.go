@@ -1,27 +1,18 @@
-package jobs
+package game
 
 import (
 	"archive/zip"
 	"bytes"
-	"context"
 	"io"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/broadside/broadside/internal/blob"
 )
 
-// TestStoreReplay zips a replay folder into the store: every regular file,
-// by its path in the folder, with its contents and the time it was written.
-func TestStoreReplay(t *testing.T) {
-	ctx := context.Background()
-	b, err := blob.Open(ctx, "file://"+t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+// TestZipFolder zips a replay folder: every regular file, by its path in
+// the folder, with its contents and the time it was written.
+func TestZipFolder(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"Phase 1 - Round 0/engine.log": "round 0\n",
@@ -41,18 +32,14 @@ func TestStoreReplay(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := storeReplay(ctx, b, dir, filepath.Join(t.TempDir(), "replay.zip"), blob.ReplayKey(7)); err != nil {
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "link")); err != nil {
 		t.Fatal(err)
 	}
-	rc, err := blob.Get(ctx, b, blob.ReplayKey(7))
-	if err != nil {
+	var buf bytes.Buffer
+	if err := ZipFolder(&buf, dir); err != nil {
 		t.Fatal(err)
 	}
-	data, err := io.ReadAll(rc)
-	rc.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := buf.Bytes()
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		t.Fatal(err)
