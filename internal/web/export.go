@@ -18,11 +18,18 @@ import (
 // client sees the download grow while the database is still being read.
 const exportFlushRows = 256
 
+// exportStall is how long a flush may wait on the client. A million
+// matches outlast the server's write timeout on a slow link, so each flush
+// moves the deadline on instead; a client that stops reading still lets go
+// of the database connection the export holds.
+const exportStall = time.Minute
+
 // table writes an export's rows as they are read, as CSV (a header line,
 // then one line a row) or as JSON lines (one object a row, keyed by the
 // same column names), so both formats of an export say the same thing.
 type table struct {
 	w       http.ResponseWriter
+	rc      *http.ResponseController
 	cols    []string
 	jsonl   bool
 	csv     *csv.Writer
@@ -58,8 +65,11 @@ func exportFormat(r *http.Request) (jsonl bool, err error) {
 // without its extension) and writes the CSV header line; both go out with
 // the first rows.
 func startTable(w http.ResponseWriter, jsonl bool, name string, cols []string) (*table, error) {
-	t := &table{w: w, cols: cols, jsonl: jsonl}
+	t := &table{w: w, rc: http.NewResponseController(w), cols: cols, jsonl: jsonl}
 	t.buf = bufio.NewWriterSize(sentWriter{t}, 32<<10)
+	_ = t.rc.SetWriteDeadline(time.Now().Add(exportStall))
+	// Proxies that buffer responses (nginx) pass this one on as it comes.
+	w.Header().Set("X-Accel-Buffering", "no")
 	ext := "csv"
 	if jsonl {
 		ext = "jsonl"
@@ -129,9 +139,10 @@ func (t *table) flush() error {
 	if err := t.buf.Flush(); err != nil {
 		return err
 	}
-	if err := http.NewResponseController(t.w).Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+	if err := t.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		return err
 	}
+	_ = t.rc.SetWriteDeadline(time.Now().Add(exportStall))
 	return nil
 }
 
@@ -195,6 +206,7 @@ func (h *Handler) export(w http.ResponseWriter, r *http.Request, fail func(http.
 		return
 	}
 	if t == nil || !t.sent {
+		w.Header().Del("X-Accel-Buffering")
 		w.Header().Del("Content-Disposition")
 		w.Header().Del("Content-Type")
 		fail(w, r, err)
