@@ -32,7 +32,7 @@ func TestSubmitLocalChecks(t *testing.T) {
 	}{
 		{"no folder", []string{"submit"}, "give one bot folder"},
 		{"not a folder", []string{"submit", filepath.Join(t.TempDir(), "missing")}, "is not a folder"},
-		{"no manifest", []string{"submit", folder(map[string]string{"bot.py": "x"})}, "The zip was refused: "},
+		{"no manifest", []string{"submit", folder(map[string]string{"bot.py": "x"})}, "There is no bot.json at the root of the zip."},
 		{"bad manifest", []string{"submit", folder(map[string]string{"bot.json": `{"BotType": "Cobol"}`})}, "unknown BotType"},
 		{"another game", []string{"submit", "--game", "brainjar", folder(good)}, "and you chose BrainJar"},
 		{"a name too long", []string{"submit", folder(good), "--name", strings.Repeat("n", 65)}, "at most 64 characters"},

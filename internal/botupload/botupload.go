@@ -260,7 +260,8 @@ func Check(data []byte, game string, inspect Inspector, maxBytes int64) (Inspect
 	}
 	insp, err := inspect.Inspect(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return Inspection{}, refuse(Invalid, "The zip was refused: %s", err)
+		// The inspector's message is a whole sentence for the uploader.
+		return Inspection{}, refuse(Invalid, "%s", err)
 	}
 	if game != "" && game != insp.Game {
 		return Inspection{}, refuse(Invalid, "This zip's %s says it plays %s, and you chose %s. Choose %s on the form, or see %s's getting started page for the manifest it expects.",

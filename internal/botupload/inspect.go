@@ -3,7 +3,6 @@ package botupload
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/broadside/broadside/internal/botzip"
@@ -39,11 +38,11 @@ func (z ZipInspector) Inspect(r io.ReaderAt, size int64) (Inspection, error) {
 		if errors.As(err, &refusal) {
 			return Inspection{}, refusal
 		}
-		return Inspection{}, fmt.Errorf("the file could not be read as a zip")
+		return Inspection{}, &botzip.Error{Msg: "The file could not be read as a zip."}
 	}
 	manifest, err := json.Marshal(m)
 	if err != nil {
-		return Inspection{}, fmt.Errorf("the manifest could not be recorded")
+		return Inspection{}, &botzip.Error{Msg: "The manifest could not be recorded."}
 	}
 	return Inspection{
 		Name: m.DisplayName(), Game: m.Game, BotType: m.BotType.String(), Language: lang,

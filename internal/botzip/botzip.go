@@ -114,8 +114,11 @@ func check(r io.ReaderAt, size int64, lim Limits) (*checked, error) {
 		return nil, refuse("The file is empty.")
 	}
 	zr, err := zip.NewReader(r, size)
-	if err != nil {
-		return nil, refuse("The file is not a zip archive (%v).", err)
+	if errors.Is(err, zip.ErrFormat) {
+		// archive/zip's own words ("zip: not a valid zip file") would say it twice.
+		return nil, refuse("The file is not a zip archive.")
+	} else if err != nil {
+		return nil, refuse("The file cannot be read as a zip (%v).", err)
 	}
 	if len(zr.File) > lim.MaxFiles {
 		return nil, refuse("The zip holds %d entries; the limit is %d.", len(zr.File), lim.MaxFiles)

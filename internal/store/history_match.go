@@ -19,7 +19,9 @@ type HistoryRow struct {
 	BotName    string
 	BotOwner   string
 	Outcome    string
-	Points     int
+	// Rank is the bot's placing (1 for the winner; 0 before the end).
+	Rank   int
+	Points int
 	// Opponent is the first other seat; Others counts further seats (the
 	// free-for-all games of Hit and Sunk).
 	OpponentID     int64
@@ -47,7 +49,7 @@ func (r HistoryRow) Rated() bool { return r.RatingBefore != nil && r.RatingAfter
 // CTE "seats", newest match first.
 const historySelect = `
 	SELECT m.id, m.kind, m.ranked, m.status, m.created_at, m.finished_at,
-	       p.bot_id, b.name, bu.username, p.outcome, p.points,
+	       p.bot_id, b.name, bu.username, p.outcome, p.rank, p.points,
 	       coalesce(o.bot_id, 0), coalesce(ob.name, ''), coalesce(ou.username, ''), coalesce(o.points, 0),
 	       (SELECT count(*) FROM match_players x WHERE x.match_id = m.id) - 2,
 	       re.rating_before, re.rating_after
@@ -75,7 +77,7 @@ func (s *Store) historyQuery(ctx context.Context, what, seats string, args ...an
 	for rows.Next() {
 		var h HistoryRow
 		if err := rows.Scan(&h.MatchID, &h.Kind, &h.Ranked, &h.Status, &h.CreatedAt, &h.FinishedAt,
-			&h.BotID, &h.BotName, &h.BotOwner, &h.Outcome, &h.Points,
+			&h.BotID, &h.BotName, &h.BotOwner, &h.Outcome, &h.Rank, &h.Points,
 			&h.OpponentID, &h.OpponentName, &h.OpponentOwner, &h.OpponentPoints, &h.Others,
 			&h.RatingBefore, &h.RatingAfter); err != nil {
 			return nil, fmt.Errorf("store: history of %s: %w", what, err)

@@ -30,22 +30,37 @@ const ratingEventSelect = `
 	FROM rating_events e JOIN bots b ON b.id = e.bot_id`
 
 func (s *Store) ratingEvents(ctx context.Context, what, q string, args ...any) ([]RatingEventRow, error) {
+	var out []RatingEventRow
+	err := s.eachRatingEvent(ctx, what, q, func(e *RatingEventRow) error {
+		out = append(out, *e)
+		return nil
+	}, args...)
+	return out, err
+}
+
+// eachRatingEvent runs ratingEventSelect+q and hands fn each event as it
+// is read.
+func (s *Store) eachRatingEvent(ctx context.Context, what, q string, fn func(*RatingEventRow) error, args ...any) error {
 	rows, err := s.db.Query(ctx, ratingEventSelect+q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("store: rating events of %s: %w", what, err)
+		return fmt.Errorf("store: rating events of %s: %w", what, err)
 	}
 	defer rows.Close()
-	var out []RatingEventRow
+	var e RatingEventRow
 	for rows.Next() {
-		var e RatingEventRow
 		if err := rows.Scan(&e.ID, &e.MatchID, &e.BotID, &e.BotName, &e.Ladder, &e.Method,
 			&e.Before.Rating, &e.Before.Deviation, &e.After.Rating, &e.After.Deviation,
 			&e.VolBefore, &e.VolAfter, &e.CreatedAt); err != nil {
-			return nil, fmt.Errorf("store: rating events of %s: %w", what, err)
+			return fmt.Errorf("store: rating events of %s: %w", what, err)
 		}
-		out = append(out, e)
+		if err := fn(&e); err != nil {
+			return err
+		}
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: rating events of %s: %w", what, err)
+	}
+	return nil
 }
 
 // MatchRatingEvents returns the rating changes of a match: its own, or for

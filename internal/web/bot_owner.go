@@ -169,7 +169,7 @@ func (h *Handler) versionSource(w http.ResponseWriter, r *http.Request) {
 	defer rd.Close()
 	w.Header().Set("Content-Type", "application/zip")
 	w.Header().Set("Content-Length", strconv.FormatInt(rd.Size(), 10))
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-v%d.zip"`, fileSafe(b.Name), v.Number))
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s"`, versionZipName(b, v.Number)))
 	if !b.House {
 		w.Header().Set("Cache-Control", "private")
 	}
@@ -197,6 +197,22 @@ func (h *Handler) versionBuildLog(w http.ResponseWriter, r *http.Request) {
 
 // fileSafe turns a bot name into a file name: letters, digits, dot,
 // dash and underscore; anything else becomes a dash.
+// versionZipName is the file a version's zip is saved as: the owner's
+// "Pyro-v2.zip", or for a house bot, whose versions are the starter kits,
+// "broadside-entelect-python3-starter.zip", which says where it came from
+// and for which game.
+func versionZipName(b *store.Bot, n int) string {
+	name := fileSafe(b.Name)
+	if !b.House {
+		return fmt.Sprintf("%s-v%d.zip", name, n)
+	}
+	name = strings.TrimSuffix(strings.ToLower(name), "-starter")
+	if !strings.HasPrefix(name, b.Game+"-") {
+		name = b.Game + "-" + name
+	}
+	return "broadside-" + name + "-starter.zip"
+}
+
 func fileSafe(name string) string {
 	out := strings.Map(func(r rune) rune {
 		switch {

@@ -54,10 +54,17 @@ func TestOwnerControls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	bot := fmt.Sprintf("/bots/%d", botID)
+	// While the first build runs there is no version on the ladder to pause.
+	if res := ann.get(bot); !strings.Contains(res.body, "No version has built yet") || strings.Contains(res.body, "Pause on the ladder") {
+		t.Fatalf("before its first build, the bot page offers to pause it:\n%s", res.body)
+	}
 	if err := b.st.BotVersionFinishBuild(b.ctx, v1.ID, store.BuildResult{OK: true, Log: "built Pyro fine", ArtifactKey: "a"}); err != nil {
 		t.Fatal(err)
 	}
-	bot := fmt.Sprintf("/bots/%d", botID)
+	if res := ann.get(bot); !strings.Contains(res.body, "Pause on the ladder") {
+		t.Fatal("once built, the bot page does not offer to pause it")
+	}
 	control := func(br *browser, action string, form url.Values) response {
 		t.Helper()
 		if form == nil {
@@ -264,8 +271,13 @@ func TestOwnerControls(t *testing.T) {
 		if err := b.st.BotSetHouse(b.ctx, botID, true); err != nil {
 			t.Fatal(err)
 		}
-		if res := visitor.get(bot + "/versions/2/source.zip"); res.status != http.StatusOK || res.body != string(zipData) {
+		res := visitor.get(bot + "/versions/2/source.zip")
+		if res.status != http.StatusOK || res.body != string(zipData) {
 			t.Errorf("a visitor downloading a house bot's version: status %d", res.status)
+		}
+		// A starter kit is saved under a name that says what it is.
+		if got, want := res.header.Get("Content-Disposition"), `attachment; filename="broadside-entelect-`; !strings.HasPrefix(got, want) || !strings.HasSuffix(got, `-starter.zip"`) {
+			t.Errorf("the starter kit downloads as %q", got)
 		}
 		if res := visitor.get("/play/entelect"); !strings.Contains(res.body, bot+"/versions/1/source.zip") {
 			t.Errorf("getting started does not offer the house bot's current version:\n%s", res.body)

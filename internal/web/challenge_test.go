@@ -172,9 +172,14 @@ func TestChallenges(t *testing.T) {
 			if !strings.Contains(res.body, fmt.Sprintf(`href="/matches/%d">Ahab (alice) won`, matchID)) {
 				t.Fatalf("the challenges page does not link the result to its match")
 			}
+			// Its match over, the challenge reads played, linked to the match, not accepted.
+			if !strings.Contains(res.body, fmt.Sprintf(`<td class="challenge-state"><a href="/matches/%d">played</a>`, matchID)) {
+				t.Fatalf("the challenges page does not show the challenge played:\n%s", res.body)
+			}
 			// The challenge's own page states the result and links the match.
 			res = who.get(fmt.Sprintf("/challenges/%d", cs[0].ID))
-			for _, want := range []string{"Ahab (alice) won</strong>", fmt.Sprintf(`href="/matches/%d">Watch match #%d`, matchID, matchID)} {
+			for _, want := range []string{"Ahab (alice) won</strong>", fmt.Sprintf(`href="/matches/%d">Watch match #%d`, matchID, matchID),
+				`<strong id="challenge-status">played</strong>`} {
 				if !strings.Contains(res.body, want) {
 					t.Fatalf("the challenge page lacks %q:\n%s", want, res.body)
 				}

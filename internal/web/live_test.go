@@ -162,9 +162,14 @@ func TestMatchLive(t *testing.T) {
 		if err := json.Unmarshal([]byte(data), &round); ev != "round" || err != nil {
 			t.Fatalf("event %s %s: %v", ev, data, err)
 		}
-		// A live round has no total yet: "Round 1", not "Round 1 of N".
+		// A live round has no total yet: "Round 1", not "Round 1 of N";
+		// round 0 is the placement before round 1.
+		title := fmt.Sprintf(`data-index="%d">Round %d`, seq, seq)
+		if seq == 0 {
+			title = `data-index="0">Placement, before round 1`
+		}
 		if round.Index != seq || round.Count != seq+1 || strings.Count(round.HTML, `class="grid"`) != 2 ||
-			!strings.Contains(round.HTML, fmt.Sprintf(`data-index="%d">Round %d`, seq, seq)) ||
+			!strings.Contains(round.HTML, title) ||
 			strings.Contains(strings.SplitN(round.HTML, "</h3>", 2)[0], " of ") ||
 			!strings.Contains(round.HTML, name) || !strings.Contains(round.HTML, "Ahab (watcher)&#39;s map") {
 			t.Fatalf("round event %d: index %d of %d\n%.1000s", seq, round.Index, round.Count, round.HTML)

@@ -226,6 +226,7 @@ func TestOpenAPIAnswers(t *testing.T) {
 	annVersion, _ := b.st.BotGetByID(b.ctx, annBot)
 	olgaVersion, _ := b.st.BotGetByID(b.ctx, olgaBot)
 	match := b.playedMatch(t, [2][2]int64{{annBot, *annVersion.CurrentVersionID}, {olgaBot, *olgaVersion.CurrentVersionID}})
+	rate(t, b, match, map[int64][2]float64{annBot: {1500, 1540}, olgaBot: {1500, 1460}}, map[int64]string{annBot: "win", olgaBot: "loss"})
 
 	checked := map[string]bool{}
 	call := func(t *testing.T, method, path, route, token, contentType string, body []byte) (int, map[string]any) {
@@ -247,16 +248,45 @@ func TestOpenAPIAnswers(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s %s: status %d is not documented for %s: %s", method, path, res.StatusCode, route, raw)
 		}
-		sch, err := d.compiler.Compile(docURL + "#" + ptr + "/content/application~1json/schema")
+		mediaType, _, _ := strings.Cut(res.Header.Get("Content-Type"), ";")
+		media := "application/json"
+		if mediaType == "text/csv" || mediaType == "application/x-ndjson" {
+			media = mediaType
+		}
+		if _, ok := d.at(ptr + "/content/" + escape(media)); !ok {
+			t.Fatalf("%s %s: %s is not documented for %d", method, path, media, res.StatusCode)
+		}
+		sch, err := d.compiler.Compile(docURL + "#" + ptr + "/content/" + escape(media) + "/schema")
 		if err != nil {
 			t.Fatalf("%s %s: schema of %d: %v", method, path, res.StatusCode, err)
 		}
-		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-		if err != nil {
-			t.Fatalf("%s %s: answer is not JSON: %v", method, path, err)
-		}
-		if err := sch.Validate(inst); err != nil {
-			t.Errorf("%s %s: answer %d does not match its schema: %v\n%s", method, path, res.StatusCode, err, raw)
+		switch media {
+		case "text/csv":
+			// A CSV answer is a string; its columns are checked against
+			// the JSON lines of the same export.
+		case "application/x-ndjson":
+			// Each line is one object of the schema.
+			lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+			if len(lines) == 0 || lines[0] == "" {
+				t.Fatalf("%s %s: no lines to check", method, path)
+			}
+			for _, line := range lines {
+				inst, err := jsonschema.UnmarshalJSON(strings.NewReader(line))
+				if err != nil {
+					t.Fatalf("%s %s: line is not JSON: %v: %s", method, path, err, line)
+				}
+				if err := sch.Validate(inst); err != nil {
+					t.Errorf("%s %s: line does not match its schema: %v\n%s", method, path, err, line)
+				}
+			}
+		default:
+			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+			if err != nil {
+				t.Fatalf("%s %s: answer is not JSON: %v", method, path, err)
+			}
+			if err := sch.Validate(inst); err != nil {
+				t.Errorf("%s %s: answer %d does not match its schema: %v\n%s", method, path, res.StatusCode, err, raw)
+			}
 		}
 		if res.StatusCode < 300 {
 			checked[method+" "+route] = true
@@ -326,6 +356,12 @@ func TestOpenAPIAnswers(t *testing.T) {
 		{fmt.Sprintf("/api/battles/%d", battle), "/api/battles/{id}", orgTok},
 		{fmt.Sprintf("/api/duels/%d", duelID), "/api/duels/{id}", ""},
 		{"/api/matches?kind=duel&mine=true", "/api/matches", annTok},
+		{"/api/exports/matches?format=jsonl", "/api/exports/matches", ""},
+		{"/api/exports/matches?format=csv", "/api/exports/matches", annTok},
+		{"/api/exports/rating-events?format=jsonl", "/api/exports/rating-events", ""},
+		{"/api/exports/leaderboard?format=jsonl", "/api/exports/leaderboard", ""},
+		{fmt.Sprintf("/api/battles/%d/exports/matches?format=jsonl", battle), "/api/battles/{id}/exports/matches", orgTok},
+		{fmt.Sprintf("/api/battles/%d/exports/standings?format=jsonl", battle), "/api/battles/{id}/exports/standings", orgTok},
 	}
 	for _, g := range gets {
 		if status, out := call(t, "GET", g.path, g.route, g.token, "", nil); status != http.StatusOK {
@@ -339,6 +375,9 @@ func TestOpenAPIAnswers(t *testing.T) {
 		{"/api/matches?result=won", "/api/matches", ""},
 		{"/api/duels/999999", "/api/duels/{id}", ""},
 		{"/api/leaderboard", "/api/leaderboard", "bs_nope"},
+		{"/api/exports/matches?format=xml", "/api/exports/matches", ""},
+		{fmt.Sprintf("/api/battles/%d/exports/matches", battle), "/api/battles/{id}/exports/matches", annTok},
+		{fmt.Sprintf("/api/battles/%d/exports/standings", battle), "/api/battles/{id}/exports/standings", annTok},
 	} {
 		if status, _ := call(t, "GET", g.path, g.route, g.token, "", nil); status < 400 {
 			t.Errorf("GET %s: status %d, want a refusal", g.path, status)

@@ -133,7 +133,9 @@ func TestPages(t *testing.T) {
 		{"match page shows result and reason, no logs to visitors; it opens on the last round", visitor, matchPath, 200,
 			[]string{"120", "40", "all ships sunk", "killed", "round one board of A", "Round 1 of 1", "Download the replay"},
 			[]string{"log only"}},
-		{"its first round", visitor, matchPath + "?round=0", 200, []string{"round zero board of A", "round zero board of B", "Round 0 of 1: placement"}, nil},
+		// The header counts 1 round; the placement before it is not "Round 0 of 1".
+		{"its first round", visitor, matchPath + "?round=0", 200,
+			[]string{"round zero board of A", "round zero board of B", "· 1 round", "Placement, before round 1 of 1"}, []string{"Round 0 of"}},
 		{"seat A's owner sees only A's log", alice, matchPath, 200, []string{"log only seat A"}, []string{"log only seat B"}},
 		{"seat B's owner sees only B's log", bob, matchPath, 200, []string{"log only seat B"}, []string{"log only seat A"}},
 		{"replay viewer steps to the next round", visitor, matchPath + "?round=1", 200,

@@ -26,6 +26,11 @@ func (h *Handler) router() *chi.Mux {
 
 	r.Handle("/static/*", http.StripPrefix("/static/", cacheFor(http.FileServerFS(static.FS))))
 	r.Get("/healthz", h.health)
+	// Browsers ask for /favicon.ico whatever the page links; send them to the one icon.
+	r.Get("/favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=86400")
+		http.Redirect(w, r, "/static/favicon.svg", http.StatusMovedPermanently)
+	})
 
 	r.Route("/api", func(r chi.Router) {
 		r.Use(noStore, h.apiAuth)
@@ -37,6 +42,11 @@ func (h *Handler) router() *chi.Mux {
 		r.Get("/battles", h.apiBattles)
 		r.Get("/battles/{id}", h.apiBattleGet)
 		r.Get("/duels/{id}", h.apiDuelGet)
+		r.Get("/battles/{id}/exports/matches", h.exportBattleMatches)
+		r.Get("/battles/{id}/exports/standings", h.exportBattleStandings)
+		r.Get("/exports/matches", h.exportMatches)
+		r.Get("/exports/rating-events", h.exportRatingEvents)
+		r.Get("/exports/leaderboard", h.exportLeaderboard)
 		r.Group(func(r chi.Router) {
 			r.Use(h.apiRequireUser)
 			r.Get("/me", h.apiMe)
@@ -83,6 +93,11 @@ func (h *Handler) router() *chi.Mux {
 		r.Get("/play/{game}", h.playPage)
 		r.Get("/ratings/events", h.ratingEvents)
 		r.Get("/ratings/events.csv", h.ratingEventsCSV)
+		r.Get("/exports/matches", h.exportMatches)
+		r.Get("/exports/rating-events", h.exportRatingEvents)
+		r.Get("/exports/leaderboard", h.exportLeaderboard)
+		r.Get("/battles/{id}/exports/matches", h.exportBattleMatches)
+		r.Get("/battles/{id}/exports/standings", h.exportBattleStandings)
 		r.Get("/bots/{id}", h.botPage)
 		r.Get("/bots/{id}/history", h.botHistory)
 		r.With(h.tokenSession).Get("/bots/{id}/versions/{n}/events", h.buildEvents)

@@ -136,7 +136,8 @@ func TestUpload(t *testing.T) {
 		status int
 		want   string
 	}{
-		{"not a zip", []byte("this is plain text, not a zip"), 422, "not a zip"},
+		{"not a zip", []byte("this is plain text, not a zip"), 422, "The file is not a zip archive."},
+		{"a zip cut short", goodZip(t)[:len(goodZip(t))-30], 422, "The file is not a zip archive."},
 		{"empty file", nil, 422, "empty"},
 		{"no bot.json at the root", makeZip(t, zipFile{name: "bot.py", body: []byte("x")}), 422, "bot.json"},
 		{"bot.json is not JSON", makeZip(t, zipFile{name: "bot.json", body: []byte("{nope")}), 422, "bot.json"},
@@ -159,6 +160,11 @@ func TestUpload(t *testing.T) {
 				t.Fatalf("status %d, want %d with %q in:\n%s", res.status, c.status, c.want, pageError(res.body))
 			}
 			t.Logf("message: %s", pageError(res.body))
+			// Said once: one alert, no refusal wrapped in another, no
+			// "not a zip" explained by "not a valid zip file".
+			if msg := pageError(res.body); strings.Count(res.body, `role="alert"`) != 1 || strings.Contains(msg, "refused: ") || strings.Count(msg, "zip") > 3 || strings.Contains(msg, "not a valid zip") {
+				t.Errorf("the refusal says itself twice: %s", msg)
+			}
 			if b.count(t, "bots") != bots || b.count(t, "bot_versions") != versions || b.blobCount(t) != blobs || len(b.queue.buildIDs()) != builds {
 				t.Fatal("a refused upload stored something")
 			}

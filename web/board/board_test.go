@@ -92,7 +92,7 @@ func TestEntelectFrames(t *testing.T) {
 		{"placement: both fleets, no marks", 0, func(t *testing.T, f *Frame) {
 			// The engine's round numbers, in the game's unit: round 0 is the
 			// placement, the last folder (round 46) the final state.
-			if f.Name != "Round 0 of 46: placement" || len(f.Grids) != 2 {
+			if f.Name != "Placement, before round 1 of 46" || len(f.Grids) != 2 {
 				t.Fatalf("%q with %d grids", f.Name, len(f.Grids))
 			}
 			if f.Grids[0].Title != "Ahab's map" || f.Grids[1].Title != "Jane's map" {

@@ -127,12 +127,19 @@ func (e *entelect) frame(i int, o Options) (*Frame, error) {
 	rd := e.rounds[i]
 	// Round numbers are the engine's own, as its folders name them; the
 	// last folder is the final state, the round count of the match's page.
+	// The engine's round 0 is the placement before the first round: the
+	// page's "96 rounds" count from round 1, so it is not "Round 0 of 96".
 	last := e.rounds[len(e.rounds)-1].round
 	name := fmt.Sprintf("Round %d of %d", rd.round, last)
 	if o.inProgress {
 		name = fmt.Sprintf("Round %d", rd.round)
 	}
-	if rd.phase == 1 {
+	switch {
+	case rd.round == 0 && o.inProgress:
+		name = "Placement, before round 1"
+	case rd.round == 0:
+		name = fmt.Sprintf("Placement, before round 1 of %d", last)
+	case rd.phase == 1:
 		name += ": placement"
 	}
 	f := &Frame{Index: i, Count: len(e.rounds), Unit: "round", Name: name}

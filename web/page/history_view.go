@@ -208,13 +208,39 @@ func clanURL(id int64) string { return "/clans/" + itoa(id) }
 
 func challengeURL(id int64) string { return "/challenges/" + itoa(id) }
 
-// outcomeText is a history row's result from the bot's side.
+// outcomeText is a history row's result from the bot's side: win, loss
+// or draw in a duel, the placing ("2nd of 4") in a free-for-all, where a
+// bot that did not win may still have beaten most of the field.
 func outcomeText(h store.HistoryRow) string {
 	if h.Status != "finished" {
 		return h.Status
+	}
+	if h.Others > 0 && h.Rank > 0 {
+		return placing(h.Rank, h.Others+2)
 	}
 	if h.Outcome == "" {
 		return "—"
 	}
 	return h.Outcome
+}
+
+// outcomeClass colours a history row's result: a win good, a loss bad; a
+// free-for-all placing other than first is neither.
+func outcomeClass(h store.HistoryRow) string {
+	switch {
+	case h.Others > 0 && h.Rank > 0 && h.Rank == 1:
+		return "ok"
+	case h.Others > 0 && h.Rank > 0:
+		return ""
+	case h.Outcome == "win":
+		return "ok"
+	case h.Outcome == "loss":
+		return "failed"
+	}
+	return ""
+}
+
+// placing is a place among n players: "1st of 4", "2nd of 4".
+func placing(rank, n int) string {
+	return ordinal(rank) + " of " + itoa(n)
 }

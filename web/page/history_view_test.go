@@ -62,3 +62,32 @@ func TestRatingChart(t *testing.T) {
 		}
 	})
 }
+
+// TestOutcomeText: a duel reads win, loss or draw; a free-for-all reads
+// the placing, so a bot that came second of four does not read "loss".
+func TestOutcomeText(t *testing.T) {
+	cases := []struct {
+		name  string
+		row   store.HistoryRow
+		text  string
+		class string
+	}{
+		{"a duel won", store.HistoryRow{Status: "finished", Outcome: "win", Rank: 1}, "win", "ok"},
+		{"a duel lost", store.HistoryRow{Status: "finished", Outcome: "loss", Rank: 2}, "loss", "failed"},
+		{"a duel drawn", store.HistoryRow{Status: "finished", Outcome: "draw", Rank: 1}, "draw", ""},
+		{"second of four", store.HistoryRow{Status: "finished", Outcome: "loss", Rank: 2, Others: 2}, "2nd of 4", ""},
+		{"first of four", store.HistoryRow{Status: "finished", Outcome: "win", Rank: 1, Others: 2}, "1st of 4", "ok"},
+		{"third of three", store.HistoryRow{Status: "finished", Outcome: "loss", Rank: 3, Others: 1}, "3rd of 3", ""},
+		{"a free-for-all still running", store.HistoryRow{Status: "running", Others: 2}, "running", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := outcomeText(c.row); got != c.text {
+				t.Errorf("text %q, want %q", got, c.text)
+			}
+			if got := outcomeClass(c.row); got != c.class {
+				t.Errorf("class %q, want %q", got, c.class)
+			}
+		})
+	}
+}
