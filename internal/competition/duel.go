@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/broadside/broadside/internal/duel"
+	"github.com/broadside/broadside/internal/event"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -256,7 +257,10 @@ func advanceDuel(ctx context.Context, st *store.Store, tx pgx.Tx, queue Enqueuer
 		if _, err := st.DuelCancelQueued(ctx, d.ID); err != nil {
 			return false, err
 		}
-		return true, st.DuelUpdate(ctx, up)
+		if err := st.DuelUpdate(ctx, up); err != nil {
+			return false, err
+		}
+		return true, st.EventPublish(ctx, duelEnded(d, up, t.Score))
 	}
 	sched := duelSchedule(d)
 	for n := len(games); n < d.MaxGames && n-t.Counted < duelAhead; n++ {
@@ -274,6 +278,18 @@ func advanceDuel(ctx context.Context, st *store.Store, tx pgx.Tx, queue Enqueuer
 		}
 	}
 	return false, st.DuelUpdate(ctx, up)
+}
+
+// duelEnded is the duel.finished event of d, ended as up says.
+func duelEnded(d *store.Duel, up store.DuelUpdateParams, s duel.Score) event.Event {
+	lo, hi := duel.Wilson95(s)
+	return event.NewDuelFinished(d.OwnerID, event.Duel{
+		DuelID: d.ID,
+		Bot:    event.Bot{ID: d.ABotID, Name: d.ABotName, Game: d.Game}, BotVersion: d.AVersion,
+		Opponent: event.Bot{ID: d.BBotID, Name: d.BBotName, Game: d.Game}, OpponentVersion: d.BVersion,
+		Status: up.Status, Verdict: up.Verdict, Error: up.Error,
+		Games: s.Games(), WinsA: s.WinsA, WinsB: s.WinsB, Draws: s.Draws, WinRateA: s.Rate(), CI95: [2]float64{lo, hi},
+	})
 }
 
 // DuelGameView is one game of a duel as its page lists it.

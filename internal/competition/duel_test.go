@@ -206,6 +206,24 @@ func TestDuelPlaysToVerdict(t *testing.T) {
 		if len(games) > got.Games()+4 {
 			t.Errorf("%s: %d games made for %d counted", tt.name, len(games), got.Games())
 		}
+		// The owner hears of the verdict once: a duel.finished event.
+		var verdicts []string
+		rows, err := f.st.DB().Query(f.ctx, `SELECT data->>'verdict' FROM notify_events
+			WHERE user_id = $1 AND type = 'duel.finished' AND (data->>'duel_id')::bigint = $2`, f.ann, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var v string
+			if err := rows.Scan(&v); err != nil {
+				t.Fatal(err)
+			}
+			verdicts = append(verdicts, v)
+		}
+		rows.Close()
+		if len(verdicts) != 1 || verdicts[0] != d.Verdict {
+			t.Errorf("%s: duel.finished events with verdicts %q, want one with %q", tt.name, verdicts, d.Verdict)
+		}
 		var ranked int
 		if err := f.st.DB().QueryRow(f.ctx, `SELECT count(*) FROM matches WHERE duel_id = $1 AND (ranked OR kind <> 'duel')`, id).Scan(&ranked); err != nil || ranked != 0 {
 			t.Errorf("%s: %d ranked or non-duel games (%v)", tt.name, ranked, err)

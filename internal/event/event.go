@@ -116,18 +116,32 @@ type Battle struct {
 	Entries       []BattleEntry `json:"entries"`
 }
 
-// Duel is the data of duel.finished: one of the user's bots played a duel.
+// Duel is the data of duel.finished: a duel the user started ended, with
+// a verdict, or failed because a game could not be played.
 type Duel struct {
-	DuelID   int64 `json:"duel_id"`
-	Bot      Bot   `json:"bot"`
-	Opponent Bot   `json:"opponent"`
-	// Outcome is win, loss or draw, for Bot.
-	Outcome string `json:"outcome"`
+	DuelID int64 `json:"duel_id"`
+	// Bot is side A, the version the duel tests; Opponent is side B.
+	Bot             Bot `json:"bot"`
+	BotVersion      int `json:"bot_version"`
+	Opponent        Bot `json:"opponent"`
+	OpponentVersion int `json:"opponent_version"`
+	// Status is finished or failed; Verdict ("A better", "B better",
+	// "undecided") is set when finished, Error when failed.
+	Status  string `json:"status"`
+	Verdict string `json:"verdict,omitempty"`
+	Error   string `json:"error,omitempty"`
+	// Games, WinsA, WinsB and Draws are the games counted; WinRateA
+	// counts draws as half, CI95 is its 95 % Wilson interval.
+	Games    int        `json:"games"`
+	WinsA    int        `json:"wins_a"`
+	WinsB    int        `json:"wins_b"`
+	Draws    int        `json:"draws"`
+	WinRateA float64    `json:"win_rate_a"`
+	CI95     [2]float64 `json:"ci95"`
 }
 
-// NewDuelFinished is the event of a finished duel for the owner of d.Bot;
-// publish it with store.EventPublish in the transaction that records the
-// duel's result, once per owner taking part.
+// NewDuelFinished is the event of an ended duel for its owner; publish it
+// with store.EventPublish in the transaction that records the end.
 func NewDuelFinished(ownerID int64, d Duel) Event {
 	return Event{UserID: ownerID, Type: DuelFinished, Data: d}
 }

@@ -159,7 +159,12 @@ func Summary(ev *store.NotifyEvent) string {
 	case event.DuelFinished:
 		var du event.Duel
 		if json.Unmarshal(ev.Data, &du) == nil {
-			return fmt.Sprintf("Your bot %s's duel with %s ended: %s.", du.Bot.Name, du.Opponent.Name, du.Outcome)
+			if du.Status != "finished" {
+				return fmt.Sprintf("The duel of %s v%d against %s v%d stopped: %s", du.Bot.Name, du.BotVersion, du.Opponent.Name, du.OpponentVersion, du.Error)
+			}
+			return fmt.Sprintf("The duel of %s v%d (A) against %s v%d (B) ended after %d games: %s, A's win rate %.0f%% (95%% interval %.0f–%.0f%%).",
+				du.Bot.Name, du.BotVersion, du.Opponent.Name, du.OpponentVersion, du.Games, du.Verdict,
+				100*du.WinRateA, 100*du.CI95[0], 100*du.CI95[1])
 		}
 	case event.BotPaused:
 		var p event.Paused
