@@ -31,7 +31,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	code := run(ctx, rulesets.Registry(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
@@ -43,20 +43,21 @@ const (
 	exitUsage  = 2
 )
 
-// run is the whole command; it returns the exit status.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// run is the whole command, for the games of rules; it returns the exit
+// status.
+func run(ctx context.Context, rules *game.Registry, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "view" {
 		return viewCommand(ctx, args[1:], stdout, stderr)
 	}
 	if len(args) > 0 && args[0] == "duel" {
-		return duelCommand(ctx, args[1:], stdout, stderr)
+		return duelCommand(ctx, rules, args[1:], stdout, stderr)
 	}
 	if len(args) > 0 && args[0] == "repro" {
-		return reproCommand(ctx, args[1:], stdout, stderr)
+		return reproCommand(ctx, rules, args[1:], stdout, stderr)
 	}
 	if len(args) > 0 {
 		if cmd, ok := clientCommands[args[0]]; ok {
-			return cmd(ctx, clientEnv{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}, args[1:])
+			return cmd(ctx, clientEnv{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, rules: rules}, args[1:])
 		}
 	}
 	c, err := parseArgs(args)
@@ -73,7 +74,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	if err := play(ctx, c, stdin, stdout, stderr, log); err != nil {
+	if err := play(ctx, rules, c, stdin, stdout, stderr, log); err != nil {
 		fmt.Fprintf(stderr, "battleship: %v\n", err)
 		if errors.Is(err, errUsage) {
 			return exitUsage
@@ -83,8 +84,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return exitPlayed
 }
 
-func play(ctx context.Context, c config, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) error {
-	loader := match.NewLoader()
+func play(ctx context.Context, rules *game.Registry, c config, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) error {
+	loader := match.NewLoader(rules)
 	runner, release, err := newRunner(ctx, c.sandbox, log)
 	if err != nil {
 		return err
@@ -92,7 +93,7 @@ func play(ctx context.Context, c config, stdin io.Reader, stdout, stderr io.Writ
 	defer release()
 	if c.rebuild {
 		// On stderr, so that with --json the summary stays stdout's last line.
-		if err := buildBots(ctx, c.bots, runner, loader.Runtimes, stderr); err != nil {
+		if err := buildBots(ctx, c.bots, runner, loader, stderr); err != nil {
 			return err
 		}
 	}
@@ -113,7 +114,7 @@ func play(ctx context.Context, c config, stdin io.Reader, stdout, stderr io.Writ
 	if name == "" {
 		name = botmeta.DefaultGame
 	}
-	rs, err := rulesets.Registry().Get(name)
+	rs, err := rules.Get(name)
 	if err != nil {
 		return fmt.Errorf("%w: --game: %v", errUsage, err)
 	}

@@ -21,7 +21,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/broadside/broadside/internal/blob"
-	"github.com/broadside/broadside/internal/game/rulesets"
+	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -116,12 +117,14 @@ type Service struct {
 	inspect Inspector
 	logger  *slog.Logger
 	limits  Limits
+	rules   *game.Registry
 	now     func() time.Time
 }
 
-// New returns a Service that accepts uploads within limits.
-func New(st *store.Store, blobs *blob.Bucket, queue BuildQueue, inspect Inspector, logger *slog.Logger, limits Limits) *Service {
-	return &Service{store: st, blobs: blobs, queue: queue, inspect: inspect, logger: logger, limits: limits, now: time.Now}
+// New returns a Service that accepts uploads within limits of bots for
+// the games of rules.
+func New(st *store.Store, blobs *blob.Bucket, queue BuildQueue, inspect Inspector, logger *slog.Logger, limits Limits, rules *game.Registry) *Service {
+	return &Service{store: st, blobs: blobs, queue: queue, inspect: inspect, logger: logger, limits: limits, rules: rules, now: time.Now}
 }
 
 // Save checks a bot zip and records it as a new immutable version: the
@@ -141,7 +144,7 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read upload: %w", err)
 	}
-	insp, err := Check(data, u.Game, s.inspect, max)
+	insp, err := Check(data, u.Game, s.inspect, max, s.rules)
 	if err != nil {
 		return nil, err
 	}
@@ -247,11 +250,11 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 }
 
 // Check runs the checks of an upload that need only the zip: its size
-// (at most maxBytes), its contents and manifest, and that it plays game
-// when one was chosen. Save runs them first, and the battleship command
-// runs them before it uploads, so a refusal reads the same on both sides.
-// Its refusals are *Error.
-func Check(data []byte, game string, inspect Inspector, maxBytes int64) (Inspection, error) {
+// (at most maxBytes), its contents and manifest, that it plays one of the
+// games of rules, and chosen when one was chosen. Save runs them first,
+// and the battleship command runs them before it uploads, so a refusal
+// reads the same on both sides. Its refusals are *Error.
+func Check(data []byte, chosen string, inspect Inspector, maxBytes int64, rules *game.Registry) (Inspection, error) {
 	if int64(len(data)) > maxBytes {
 		return Inspection{}, refuse(TooLarge, "The zip is larger than the limit of %s (%d bytes).", mib(maxBytes), maxBytes)
 	}
@@ -262,9 +265,13 @@ func Check(data []byte, game string, inspect Inspector, maxBytes int64) (Inspect
 	if err != nil {
 		return Inspection{}, refuse(Invalid, "The zip was refused: %s", err)
 	}
-	if game != "" && game != insp.Game {
+	// Only a bot.json names its game; entry.zon and run.sh imply theirs.
+	if err := (botmeta.Manifest{Game: insp.Game, Source: botmeta.BotJSON}).CheckGame(rules.Names()); err != nil {
+		return Inspection{}, refuse(Invalid, "The zip was refused: %s", err)
+	}
+	if chosen != "" && chosen != insp.Game {
 		return Inspection{}, refuse(Invalid, "This zip's %s says it plays %s, and you chose %s. Choose %s on the form, or see %s's getting started page for the manifest it expects.",
-			manifestWord(insp.Game), title(insp.Game), title(game), title(insp.Game), title(game))
+			manifestWord(rules, insp.Game), title(rules, insp.Game), title(rules, chosen), title(rules, insp.Game), title(rules, chosen))
 	}
 	return insp, nil
 }
@@ -316,20 +323,23 @@ func ValidName(name string) string {
 	return ""
 }
 
-// manifestWord names the manifest a game's bots bring.
-func manifestWord(game string) string {
-	if game == "deepship" {
-		return "entry.zon (or bot.json)"
+// manifestWord names the manifest a game's bots bring: its own, where it
+// has one, or bot.json, which every game reads.
+func manifestWord(rules *game.Registry, name string) string {
+	if rs, err := rules.Get(name); err == nil {
+		if m := rs.Traits().Manifest; m != "" && m != botmeta.BotJSON {
+			return m + " (or " + botmeta.BotJSON + ")"
+		}
 	}
-	return "bot.json"
+	return botmeta.BotJSON
 }
 
 // title is a game's name as people write it.
-func title(game string) string {
-	if rs, err := rulesets.Registry().Get(game); err == nil {
+func title(rules *game.Registry, name string) string {
+	if rs, err := rules.Get(name); err == nil {
 		return rs.Traits().Title
 	}
-	return game
+	return name
 }
 
 // mib writes a size limit for people.

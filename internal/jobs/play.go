@@ -23,7 +23,7 @@ type seatRunners struct {
 }
 
 func newSeatRunners(deps Deps) (*seatRunners, error) {
-	s := &seatRunners{bwrap: deps.Bwrap, limits: deps.TurnLimits, loader: match.NewLoader()}
+	s := &seatRunners{bwrap: deps.Bwrap, limits: deps.TurnLimits, loader: match.NewLoader(deps.Games)}
 	var runner sandbox.Runner
 	if deps.Bwrap != nil {
 		runner = deps.Bwrap

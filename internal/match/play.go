@@ -80,7 +80,7 @@ func (m Match) Play(ctx context.Context) (sum *game.Summary, err error) {
 		if b.Console != nil || b.LoadError != nil {
 			continue
 		}
-		if progs.Note != "" && namesPython(*b, m.RuleSet.Name()) {
+		if progs.Note != "" && namesPython(*b, m.RuleSet.Traits()) {
 			b.Notes = append(append([]string(nil), b.Notes...), progs.Note)
 		}
 		if m.Calibrator != nil && !m.Options.NoLimit && b.Calibration == 0 {
@@ -133,7 +133,7 @@ func (m Match) programs() (botexec.Programs, error) {
 	if rt == nil {
 		rt = botexec.NewRuntimes()
 	}
-	p, err := rt.Programs(botexec.PythonFor(m.RuleSet.Name()))
+	p, err := rt.Programs(botexec.PythonFor(m.RuleSet.Traits()))
 	if err != nil {
 		return p, fmt.Errorf("match: %w", err)
 	}
@@ -141,14 +141,14 @@ func (m Match) programs() (botexec.Programs, error) {
 }
 
 // namesPython says whether the bot's start-up scripts run the bare "python".
-func namesPython(b game.Bot, gameName string) bool {
+func namesPython(b game.Bot, t game.Traits) bool {
 	runFile := ""
 	if len(b.Command) > 0 {
 		if rel, err := filepath.Rel(b.Dir, b.Command[0]); err == nil && filepath.IsLocal(rel) {
 			runFile = filepath.ToSlash(rel)
 		}
 	}
-	for _, s := range botexec.StartScripts(b.Dir, gameName, runFile) {
+	for _, s := range botexec.StartScripts(b.Dir, t, runFile) {
 		named, _ := botexec.NamedPrograms(b.Dir, s)
 		for _, n := range named {
 			if n.Program == "python" {

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
 	"github.com/broadside/broadside/internal/web"
@@ -38,7 +39,7 @@ func BenchmarkLeaderboardPage(b *testing.B) {
 		ttl  bool
 	}{{"cached", true}, {"uncached", false}} {
 		b.Run(c.name, func(b *testing.B) {
-			cfg := web.DefaultConfig()
+			cfg := web.DefaultConfig(rulesets.Registry())
 			if !c.ttl {
 				cfg.LeaderboardTTL = 0
 			}

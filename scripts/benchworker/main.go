@@ -33,6 +33,7 @@ import (
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/botzip"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/store"
 )
@@ -475,7 +476,7 @@ func freshDatabase(ctx context.Context, admin, name string) (string, func(), err
 func upload(ctx context.Context, pool *pgxpool.Pool, bucket *blob.Bucket, client *jobs.Client, owner int64, name string, data []byte) (int64, error) {
 	limits := botzip.DefaultLimits()
 	svc := botupload.New(store.New(pool), bucket, client, botupload.ZipInspector{Limits: limits},
-		slog.New(slog.DiscardHandler), botupload.Limits{MaxBytes: limits.MaxZipBytes})
+		slog.New(slog.DiscardHandler), botupload.Limits{MaxBytes: limits.MaxZipBytes}, rulesets.Registry())
 	res, err := svc.Save(ctx, botupload.Upload{OwnerID: owner, Name: name, Zip: bytes.NewReader(data), Size: int64(len(data))})
 	if err != nil {
 		return 0, err

@@ -16,6 +16,9 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/broadside/broadside/internal/game/brainjar"
+	entelectrules "github.com/broadside/broadside/internal/game/entelect"
 )
 
 // starters are the bots each contestant enters, by game: the Python
@@ -120,7 +123,7 @@ func (se *season) openClan(ctx context.Context) error {
 	// Challenges need built bots: wait for the BrainJar ones.
 	var bj []seasonBot
 	for _, b := range se.bots {
-		if b.game == "brainjar" {
+		if b.game == brainjar.Name {
 			bj = append(bj, b)
 		}
 	}
@@ -161,7 +164,7 @@ func (se *season) openClan(ctx context.Context) error {
 func (se *season) scheduleBattle(ctx context.Context, org *contestant) error {
 	var entelect []seasonBot
 	for _, b := range se.bots {
-		if b.game == "entelect" && len(entelect) < battleSize {
+		if b.game == entelectrules.Name && len(entelect) < battleSize {
 			entelect = append(entelect, b)
 		}
 	}

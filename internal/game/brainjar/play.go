@@ -42,6 +42,9 @@ func (ruleSet) Traits() game.Traits {
   "RunFile": "bot.py",
   "Game": "brainjar"
 }`,
+		// The BrainJar machines ran Python 2.7.3, and its engine ran run.sh.
+		Python2: true,
+		RunSh:   true,
 	}
 }
 

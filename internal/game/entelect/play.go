@@ -21,8 +21,11 @@ type ruleSet struct{}
 // New returns the Entelect Challenge 2017 rule set ("entelect", 2 seats).
 func New() game.RuleSet { return ruleSet{} }
 
+// Name is the rule set's name in manifests, URLs and the database.
+const Name = "entelect"
+
 // Name returns "entelect".
-func (ruleSet) Name() string { return "entelect" }
+func (ruleSet) Name() string { return Name }
 
 // Seats returns 2, 2: the game is always one against one.
 func (ruleSet) Seats() (int, int) { return 2, 2 }
