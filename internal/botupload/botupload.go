@@ -22,6 +22,7 @@ import (
 
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/bytesize"
 	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/store"
 )
@@ -138,7 +139,7 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 	}
 	max := s.limits.MaxBytes
 	if u.Size > max {
-		return nil, refuse(TooLarge, "The zip is %d bytes, larger than the limit of %s (%d bytes).", u.Size, mib(max), max)
+		return nil, refuse(TooLarge, "The zip is %d bytes, larger than the limit of %s (%d bytes).", u.Size, bytesize.Format(max), max)
 	}
 	data, err := io.ReadAll(io.LimitReader(u.Zip, max+1))
 	if err != nil {
@@ -256,7 +257,7 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 // reads the same on both sides. Its refusals are *Error.
 func Check(data []byte, chosen string, inspect Inspector, maxBytes int64, rules *game.Registry) (Inspection, error) {
 	if int64(len(data)) > maxBytes {
-		return Inspection{}, refuse(TooLarge, "The zip is larger than the limit of %s (%d bytes).", mib(maxBytes), maxBytes)
+		return Inspection{}, refuse(TooLarge, "The zip is larger than the limit of %s (%d bytes).", bytesize.Format(maxBytes), maxBytes)
 	}
 	if len(data) == 0 {
 		return Inspection{}, refuse(Invalid, "Choose a zip file to upload: the file sent was empty.")
@@ -340,12 +341,4 @@ func title(rules *game.Registry, name string) string {
 		return rs.Traits().Title
 	}
 	return name
-}
-
-// mib writes a size limit for people.
-func mib(n int64) string {
-	if n%(1<<20) == 0 {
-		return fmt.Sprintf("%d MiB", n>>20)
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }

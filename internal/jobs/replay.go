@@ -1,15 +1,12 @@
 package jobs
 
 import (
-	"archive/zip"
 	"context"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/broadside/broadside/internal/blob"
+	"github.com/broadside/broadside/internal/botzip"
 )
 
 // storeReplay zips the replay folder (regular files only) into zipPath and
@@ -20,37 +17,9 @@ func storeReplay(ctx context.Context, b *blob.Bucket, dir, zipPath, key string) 
 		return fmt.Errorf("replay: %w", err)
 	}
 	defer f.Close()
-	zw := zip.NewWriter(f)
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		// The file's own time, as the engine wrote it: without one, zip
-		// tools show the entries as written in 1980.
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: filepath.ToSlash(rel), Method: zip.Deflate, Modified: info.ModTime()})
-		if err != nil {
-			return err
-		}
-		src, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer src.Close()
-		_, err = io.Copy(w, src)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("replay: zip %s: %w", dir, err)
-	}
-	if err := zw.Close(); err != nil {
+	// Each file keeps its own time, as the engine wrote it: without one,
+	// zip tools show the entries as written in 1980.
+	if err := botzip.WriteFolder(f, dir, botzip.FolderOptions{}); err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
 	if err := f.Close(); err != nil {

@@ -12,7 +12,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -245,7 +244,7 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 	if err := pool.QueryRow(ctx, `INSERT INTO users (username, password_hash) VALUES ('bench', '!') RETURNING id`).Scan(&owner); err != nil {
 		return res, err
 	}
-	data, err := zipDir(botDir)
+	data, err := botzip.Pack(botDir)
 	if err != nil {
 		return res, err
 	}
@@ -482,34 +481,6 @@ func upload(ctx context.Context, pool *pgxpool.Pool, bucket *blob.Bucket, client
 		return 0, err
 	}
 	return res.VersionID, nil
-}
-
-func zipDir(dir string) ([]byte, error) {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		w, err := zw.Create(filepath.ToSlash(rel))
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(data)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 func unzipBlob(ctx context.Context, bucket *blob.Bucket, key, dir string) error {
