@@ -135,7 +135,7 @@ func runDuel(ctx context.Context, rules *game.Registry, c duelConfig, stdout, st
 
 	seed := c.seed
 	if !c.seedSet {
-		if seed, err = randomSeed(); err != nil {
+		if seed, err = match.RandomSeed(); err != nil {
 			return err
 		}
 	}

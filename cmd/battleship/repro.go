@@ -344,7 +344,7 @@ func shownCommand(s string) string {
 // folder, with a suffix when that is taken.
 func reproFolder(logDir, name string) (string, error) {
 	if logDir != "" {
-		return replayFolder(logDir, 0)
+		return match.ReplayFolder(logDir, 0)
 	}
 	base, err := filepath.Abs(filepath.Join("Replays", "repro-"+name))
 	if err != nil {

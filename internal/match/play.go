@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 
@@ -191,28 +190,4 @@ func (r withBotFolder) Run(ctx context.Context, c sandbox.Cmd) (sandbox.Result, 
 // Start starts c with the bot folder mounted.
 func (r withBotFolder) Start(ctx context.Context, c sandbox.Cmd) (sandbox.Process, error) {
 	return r.inner.Start(ctx, r.cmd(c))
-}
-
-// SessionSeats gives each seat its own sandbox session for the whole
-// match: it sees the bot's folder and, per turn, only that turn's own
-// round folder inside the replay folder (a PerCommand mount), so every
-// turn of the seat runs in the one sandbox and never sees the other
-// player's files. Namespaces, mounts and cgroups are set up once per seat
-// per match instead of once per turn. Matches played with it set
-// Options.ConfinedTurns.
-func SessionSeats(b *sandbox.Bwrap, limits sandbox.Limits) SeatRunner {
-	return func(_ context.Context, _ int, bot game.Bot, opts game.Options) (sandbox.Runner, io.Closer, error) {
-		mounts := []sandbox.Mount{{Source: bot.Dir, Writable: true}}
-		if opts.ReplayDir != "" {
-			if err := os.MkdirAll(opts.ReplayDir, 0o755); err != nil {
-				return nil, nil, fmt.Errorf("match: replay folder: %w", err)
-			}
-			mounts = append(mounts, sandbox.Mount{Source: opts.ReplayDir, Writable: true, PerCommand: true})
-		}
-		sess, err := b.NewSession(mounts, limits)
-		if err != nil {
-			return nil, nil, err
-		}
-		return sess, sess, nil
-	}
 }
