@@ -137,42 +137,17 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 	if err := s.checkQuota(ctx, s.store, u); err != nil {
 		return nil, err
 	}
-	max := s.limits.MaxBytes
-	if u.Size > max {
-		return nil, refuse(TooLarge, "The zip is %d bytes, larger than the limit of %s (%d bytes).", u.Size, bytesize.Format(max), max)
-	}
-	data, err := io.ReadAll(io.LimitReader(u.Zip, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("read upload: %w", err)
-	}
-	insp, err := Check(data, u.Game, s.inspect, max, s.rules)
+	data, err := s.readZip(u)
 	if err != nil {
 		return nil, err
 	}
-	name := strings.TrimSpace(u.Name)
-	var rename *store.Bot
-	if u.BotID != 0 {
-		b, err := s.store.BotGetByID(ctx, u.BotID)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return nil, err
-		}
-		if err != nil || b.OwnerID != u.OwnerID {
-			return nil, refuse(Invalid, "Choose one of your bots to add the version to.")
-		}
-		if b.Game != insp.Game {
-			return nil, refuse(Conflict, "%s plays %s; this zip is for %s.", b.Name, b.Game, insp.Game)
-		}
-		if name != "" && name != b.Name {
-			rename = b
-		} else {
-			name = b.Name
-		}
+	insp, err := Check(data, u.Game, s.inspect, s.limits.MaxBytes, s.rules)
+	if err != nil {
+		return nil, err
 	}
-	if name == "" {
-		name = strings.TrimSpace(insp.Name)
-	}
-	if msg := ValidName(name); msg != "" {
-		return nil, refuse(Invalid, "%s", msg)
+	name, rename, err := s.chooseName(ctx, u, insp)
+	if err != nil {
+		return nil, err
 	}
 	sum := sha256.Sum256(data)
 	digest := hex.EncodeToString(sum[:])
@@ -184,9 +159,66 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 			return nil, err
 		}
 	}
+	res, err := s.record(ctx, u, insp, name, rename, data, digest)
+	if err != nil {
+		return nil, err
+	}
+	s.logger.InfoContext(ctx, "bot version uploaded", "bot_id", res.BotID, "version_id", res.VersionID,
+		"number", res.Number, "user_id", u.OwnerID)
+	return &Result{BotID: res.BotID, VersionID: res.VersionID, Number: res.Number}, nil
+}
+
+// readZip reads the uploaded zip, refusing one over the size limit.
+func (s *Service) readZip(u Upload) ([]byte, error) {
+	max := s.limits.MaxBytes
+	if u.Size > max {
+		return nil, refuse(TooLarge, "The zip is %d bytes, larger than the limit of %s (%d bytes).", u.Size, bytesize.Format(max), max)
+	}
+	data, err := io.ReadAll(io.LimitReader(u.Zip, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("read upload: %w", err)
+	}
+	return data, nil
+}
+
+// chooseName is the name of the bot the version goes to: the one given,
+// else the chosen bot's, else the manifest's. rename is the chosen bot
+// when the upload gives it a new name.
+func (s *Service) chooseName(ctx context.Context, u Upload, insp Inspection) (name string, rename *store.Bot, err error) {
+	name = strings.TrimSpace(u.Name)
+	if u.BotID != 0 {
+		b, err := s.store.BotGetByID(ctx, u.BotID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return "", nil, err
+		}
+		if err != nil || b.OwnerID != u.OwnerID {
+			return "", nil, refuse(Invalid, "Choose one of your bots to add the version to.")
+		}
+		if b.Game != insp.Game {
+			return "", nil, refuse(Conflict, "%s plays %s; this zip is for %s.", b.Name, b.Game, insp.Game)
+		}
+		if name != "" && name != b.Name {
+			rename = b
+		} else {
+			name = b.Name
+		}
+	}
+	if name == "" {
+		name = strings.TrimSpace(insp.Name)
+	}
+	if msg := ValidName(name); msg != "" {
+		return "", nil, refuse(Invalid, "%s", msg)
+	}
+	return name, rename, nil
+}
+
+// record records the version in one transaction: its rows, its zip in
+// the blob store and its build job. A zip stored by a transaction that
+// fails is removed; the store's refusals become messages for the uploader.
+func (s *Service) record(ctx context.Context, u Upload, insp Inspection, name string, rename *store.Bot, data []byte, digest string) (*store.UploadResult, error) {
 	var res *store.UploadResult
 	var written string
-	err = s.store.InTx(ctx, func(tx pgx.Tx, st *store.Store) error {
+	err := s.store.InTx(ctx, func(tx pgx.Tx, st *store.Store) error {
 		if err := s.checkQuota(ctx, st, u); err != nil {
 			return err
 		}
@@ -245,9 +277,7 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 		}
 		return nil, fmt.Errorf("save upload of %q: %w", name, err)
 	}
-	s.logger.InfoContext(ctx, "bot version uploaded", "bot_id", res.BotID, "version_id", res.VersionID,
-		"number", res.Number, "user_id", u.OwnerID)
-	return &Result{BotID: res.BotID, VersionID: res.VersionID, Number: res.Number}, nil
+	return res, nil
 }
 
 // Check runs the checks of an upload that need only the zip: its size

@@ -44,17 +44,9 @@ var ErrSeats = errors.New("wrong number of players")
 // the match could not be played (wrong number of seats, no runner, the
 // replay folder not writable, the rule set failing); whatever a bot does
 // is part of the summary.
-func (m Match) Play(ctx context.Context) (sum *game.Summary, err error) {
-	if m.RuleSet == nil {
-		return nil, errors.New("match: no rule set")
-	}
-	lo, hi := m.RuleSet.Seats()
-	if n := len(m.Bots); n < lo || n > hi {
-		want := fmt.Sprintf("%d", lo)
-		if hi != lo {
-			want = fmt.Sprintf("%d to %d", lo, hi)
-		}
-		return nil, fmt.Errorf("match: %s takes %s players, got %d: %w", m.RuleSet.Name(), want, n, ErrSeats)
+func (m Match) Play(ctx context.Context) (*game.Summary, error) {
+	if err := m.checkSeats(); err != nil {
+		return nil, err
 	}
 	log := m.Options.Logger
 	if log == nil {
@@ -75,41 +67,74 @@ func (m Match) Play(ctx context.Context) (sum *game.Summary, err error) {
 		}
 	}()
 	for i := range bots {
-		b := &bots[i]
-		if b.Console != nil || b.LoadError != nil {
-			continue
+		c, err := m.prepareSeat(ctx, i, &bots[i], progs, log)
+		if c != nil {
+			closers = append(closers, c)
 		}
-		if progs.Note != "" && namesPython(*b, m.RuleSet.Traits()) {
-			b.Notes = append(append([]string(nil), b.Notes...), progs.Note)
+		if err != nil {
+			return nil, err
 		}
-		if m.Calibrator != nil && !m.Options.NoLimit && b.Calibration == 0 {
-			d, err := m.Calibrator.Calibrate(ctx, b.Language)
-			if err != nil {
-				// The bot still plays, without the allowance.
-				log.Warn("calibration failed", "seat", i+1, "language", b.Language, "err", err)
-			}
-			b.Calibration = d
-		}
-		if m.SeatRunner != nil && b.Runner == nil {
-			r, c, err := m.SeatRunner(ctx, i, *b, m.Options)
-			if err != nil {
-				return nil, fmt.Errorf("match: runner for %s: %w", seatLabel(i, *b), err)
-			}
-			b.Runner = r
-			if c != nil {
-				closers = append(closers, c)
-			}
-		}
-		if b.Runner == nil {
-			b.Runner = m.Options.Runner
-		}
-		if b.Runner == nil {
-			return nil, fmt.Errorf("match: no runner for %s", seatLabel(i, *b))
-		}
-		b.Runner = withBotFolder{inner: b.Runner, mount: sandbox.Mount{Source: b.Dir, Writable: true}, programs: progs.Dir}
 	}
-	// A rule set must never panic on bot input; should one have a bug, the
-	// worker's other matches go on and this one is reported as failed.
+	return m.playRules(ctx, bots, log)
+}
+
+// checkSeats fails when the number of seats does not fit the rule set.
+func (m Match) checkSeats() error {
+	if m.RuleSet == nil {
+		return errors.New("match: no rule set")
+	}
+	lo, hi := m.RuleSet.Seats()
+	if n := len(m.Bots); n < lo || n > hi {
+		want := fmt.Sprintf("%d", lo)
+		if hi != lo {
+			want = fmt.Sprintf("%d to %d", lo, hi)
+		}
+		return fmt.Errorf("match: %s takes %s players, got %d: %w", m.RuleSet.Name(), want, n, ErrSeats)
+	}
+	return nil
+}
+
+// prepareSeat readies bot process seat i: the note on its "python", its
+// start-up allowance, and its runner, which sees the bot's folder and
+// finds the interpreters of progs first. The closer, if any, ends the
+// seat's runner once the match is over.
+func (m Match) prepareSeat(ctx context.Context, i int, b *game.Bot, progs botexec.Programs, log *slog.Logger) (io.Closer, error) {
+	if b.Console != nil || b.LoadError != nil {
+		return nil, nil
+	}
+	if progs.Note != "" && namesPython(*b, m.RuleSet.Traits()) {
+		b.Notes = append(append([]string(nil), b.Notes...), progs.Note)
+	}
+	if m.Calibrator != nil && !m.Options.NoLimit && b.Calibration == 0 {
+		d, err := m.Calibrator.Calibrate(ctx, b.Language)
+		if err != nil {
+			// The bot still plays, without the allowance.
+			log.Warn("calibration failed", "seat", i+1, "language", b.Language, "err", err)
+		}
+		b.Calibration = d
+	}
+	var closer io.Closer
+	if m.SeatRunner != nil && b.Runner == nil {
+		r, c, err := m.SeatRunner(ctx, i, *b, m.Options)
+		if err != nil {
+			return nil, fmt.Errorf("match: runner for %s: %w", seatLabel(i, *b), err)
+		}
+		b.Runner, closer = r, c
+	}
+	if b.Runner == nil {
+		b.Runner = m.Options.Runner
+	}
+	if b.Runner == nil {
+		return closer, fmt.Errorf("match: no runner for %s", seatLabel(i, *b))
+	}
+	b.Runner = withBotFolder{inner: b.Runner, mount: sandbox.Mount{Source: b.Dir, Writable: true}, programs: progs.Dir}
+	return closer, nil
+}
+
+// playRules hands the seats to the rule set. A rule set must never panic
+// on bot input; should one have a bug, the worker's other matches go on
+// and this one is reported as failed.
+func (m Match) playRules(ctx context.Context, bots []game.Bot, log *slog.Logger) (sum *game.Summary, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			log.Error("rule set panicked", "game", m.RuleSet.Name(), "panic", r, "stack", string(debug.Stack()))
