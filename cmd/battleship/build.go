@@ -12,6 +12,7 @@ import (
 	"github.com/broadside/broadside/internal/botmeta"
 	"github.com/broadside/broadside/internal/build"
 	"github.com/broadside/broadside/internal/game"
+	"github.com/broadside/broadside/internal/match"
 	"github.com/broadside/broadside/internal/sandbox"
 )
 
@@ -20,11 +21,11 @@ var errBuild = errors.New("build failed")
 
 // buildBots is -f: it builds every bot folder in place, per its manifest,
 // with the platform's own build (the worker's), through runner, and prints
-// each build log on w. Folders without a readable manifest are left to the
-// match, which reports them.
-func buildBots(ctx context.Context, dirs []string, runner sandbox.Runner, rt *botexec.Runtimes, w io.Writer) error {
-	b := build.New(runner)
-	b.Runtimes = rt
+// each build log on w. Folders without a readable manifest of a game of
+// the loader's are left to the match, which reports them.
+func buildBots(ctx context.Context, dirs []string, runner sandbox.Runner, loader *match.Loader, w io.Writer) error {
+	b := build.New(runner, loader.Rules)
+	b.Runtimes = loader.Runtimes
 	// The downloads' fresh folders go to the system's temporary folder,
 	// not beside the contestant's own bot folders.
 	b.TempDir = os.TempDir()
@@ -34,7 +35,7 @@ func buildBots(ctx context.Context, dirs []string, runner sandbox.Runner, rt *bo
 			return fmt.Errorf("bot folder %s: %w", dir, err)
 		}
 		m, err := botmeta.Load(abs)
-		if err != nil {
+		if err != nil || m.CheckGame(loader.Rules.Names()) != nil {
 			continue
 		}
 		fmt.Fprintf(w, "=== Building %s\n", dir)

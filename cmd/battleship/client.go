@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/broadside/broadside/internal/client"
+	"github.com/broadside/broadside/internal/game"
 )
 
 // clientCommands are the subcommands that talk to a portal.
@@ -31,6 +32,8 @@ type clientEnv struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// rules are the games bots may play.
+	rules *game.Registry
 }
 
 // fail prints err and returns code.

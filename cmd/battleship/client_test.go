@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/broadside/broadside/internal/game/rulesets"
 )
 
 // TestSubmitLocalChecks: submit refuses what the portal would refuse,
@@ -43,7 +45,7 @@ func TestSubmitLocalChecks(t *testing.T) {
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer
-		code := run(context.Background(), c.args, strings.NewReader(""), &stdout, &stderr)
+		code := run(context.Background(), rulesets.Registry(), c.args, strings.NewReader(""), &stdout, &stderr)
 		if code != exitUsage || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("%s: exit %d, stderr %q; want exit 2 saying %q", c.name, code, stderr.String(), c.want)
 		}

@@ -16,13 +16,12 @@ import (
 	"github.com/broadside/broadside/internal/botmeta"
 	"github.com/broadside/broadside/internal/duel"
 	"github.com/broadside/broadside/internal/game"
-	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/match"
 	"github.com/broadside/broadside/internal/sandbox"
 )
 
 // duelCommand is `battleship duel`; it returns the exit status.
-func duelCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func duelCommand(ctx context.Context, rules *game.Registry, args []string, stdout, stderr io.Writer) int {
 	c, err := parseDuelArgs(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "battleship duel: %v\n\n%s", err, duelUsage)
@@ -33,7 +32,7 @@ func duelCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return exitPlayed
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	if err := runDuel(ctx, c, stdout, stderr, log); err != nil {
+	if err := runDuel(ctx, rules, c, stdout, stderr, log); err != nil {
 		fmt.Fprintf(stderr, "battleship duel: %v\n", err)
 		if errors.Is(err, errUsage) {
 			return exitUsage
@@ -63,15 +62,19 @@ type duelSetup struct {
 	started time.Time
 }
 
-func runDuel(ctx context.Context, c duelConfig, stdout, stderr io.Writer, log *slog.Logger) error {
-	s := duelSetup{loader: match.NewLoader(), size: c.size, log: log}
+func runDuel(ctx context.Context, rules *game.Registry, c duelConfig, stdout, stderr io.Writer, log *slog.Logger) error {
+	s := duelSetup{loader: match.NewLoader(rules), size: c.size, log: log}
 	// Bad folders are command-line mistakes, found before anything runs.
 	for i, arg := range c.dirs {
 		dir, err := folderKey(arg)
 		if err != nil {
 			return fmt.Errorf("%w: bot folder %s: %v", errUsage, arg, err)
 		}
-		if _, err := botmeta.Load(dir); err != nil {
+		m, err := botmeta.Load(dir)
+		if err == nil {
+			err = m.CheckGame(rules.Names())
+		}
+		if err != nil {
 			return fmt.Errorf("%w: bot folder %s: %v", errUsage, arg, err)
 		}
 		s.sides[i] = duelist{arg: arg, dir: dir}
@@ -87,7 +90,7 @@ func runDuel(ctx context.Context, c duelConfig, stdout, stderr io.Writer, log *s
 	if name == "" {
 		name = botmeta.DefaultGame
 	}
-	rs, err := rulesets.Registry().Get(name)
+	rs, err := rules.Get(name)
 	if err != nil {
 		return fmt.Errorf("%w: --game: %v", errUsage, err)
 	}
@@ -109,7 +112,7 @@ func runDuel(ctx context.Context, c duelConfig, stdout, stderr io.Writer, log *s
 		dirs = append(dirs, s.sides[1].dir)
 	}
 	var buildLog bytes.Buffer
-	if err := buildBots(ctx, dirs, runner, s.loader.Runtimes, &buildLog); err != nil {
+	if err := buildBots(ctx, dirs, runner, s.loader, &buildLog); err != nil {
 		stderr.Write(buildLog.Bytes())
 		return err
 	}
@@ -132,7 +135,7 @@ func runDuel(ctx context.Context, c duelConfig, stdout, stderr io.Writer, log *s
 
 	seed := c.seed
 	if !c.seedSet {
-		if seed, err = randomSeed(); err != nil {
+		if seed, err = match.RandomSeed(); err != nil {
 			return err
 		}
 	}

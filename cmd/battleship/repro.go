@@ -22,8 +22,10 @@ import (
 
 	"github.com/broadside/broadside/internal/botexec"
 	"github.com/broadside/broadside/internal/game"
+	"github.com/broadside/broadside/internal/game/brainjar"
+	"github.com/broadside/broadside/internal/game/deepship"
 	"github.com/broadside/broadside/internal/game/entelect"
-	"github.com/broadside/broadside/internal/game/rulesets"
+	"github.com/broadside/broadside/internal/game/hitandsunk"
 	"github.com/broadside/broadside/internal/match"
 	"github.com/broadside/broadside/web/board"
 )
@@ -57,7 +59,7 @@ type reproConfig struct {
 }
 
 // reproCommand is `battleship repro`; it returns the exit status.
-func reproCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func reproCommand(ctx context.Context, rules *game.Registry, args []string, stdout, stderr io.Writer) int {
 	c, err := parseReproArgs(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "battleship repro: %v\n\n%s", err, reproUsage)
@@ -68,7 +70,7 @@ func reproCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return exitPlayed
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	if err := playRepro(ctx, c, stdout, stderr, log); err != nil {
+	if err := playRepro(ctx, rules, c, stdout, stderr, log); err != nil {
 		fmt.Fprintf(stderr, "battleship repro: %v\n", err)
 		if errors.Is(err, errUsage) {
 			return exitUsage
@@ -145,7 +147,7 @@ func openRecording(p string) (*recording, io.Closer, error) {
 	if err != nil {
 		return fail(fmt.Errorf("not a replay: %w", err))
 	}
-	if rp.Game() != "entelect" {
+	if rp.Game() != entelect.Name {
 		return fail(fmt.Errorf("a %s replay; repro plays Entelect replays only: %s", rp.Game(), otherGames[rp.Game()]))
 	}
 	// The round folders are at the root, or in one folder (a zipped
@@ -191,11 +193,11 @@ func openRecording(p string) (*recording, io.Closer, error) {
 // otherGames says why a ghost cannot stand in for a seat of the other
 // rule sets.
 var otherGames = map[string]string{
-	"hitandsunk": "its ships move on one shared grid among up to 30 players, in an order drawn each round; " +
+	hitandsunk.Name: "its ships move on one shared grid among up to 30 players, in an order drawn each round; " +
 		"a recorded move or shot was chosen for where the other ships were, and once one bot plays differently they are elsewhere",
-	"deepship": "its bots are long-lived processes that talk with the engine over three games; " +
+	deepship.Name: "its bots are long-lived processes that talk with the engine over three games; " +
 		"a ghost there would have to hold that conversation, not leave a file in a round folder",
-	"brainjar": "its bots are long-lived processes, and a hit gives the shooter another shot, " +
+	brainjar.Name: "its bots are long-lived processes, and a hit gives the shooter another shot, " +
 		"so who fires when depends on both bots; a recorded turn no longer falls where it was played",
 }
 
@@ -221,18 +223,18 @@ type reproReport struct {
 	Result             *game.Summary `json:"result"`
 }
 
-func playRepro(ctx context.Context, c reproConfig, stdout, stderr io.Writer, log *slog.Logger) error {
+func playRepro(ctx context.Context, rules *game.Registry, c reproConfig, stdout, stderr io.Writer, log *slog.Logger) error {
 	rec, closer, err := openRecording(c.replay)
 	if err != nil {
 		return err
 	}
 	defer closer.Close()
-	loader := match.NewLoader()
+	loader := match.NewLoader(rules)
 	bot, manifest := loader.Load(c.bot)
 	if bot.LoadError != nil {
 		return fmt.Errorf("%w: %v", errUsage, bot.LoadError)
 	}
-	if manifest.Game != "" && manifest.Game != "entelect" {
+	if manifest.Game != "" && manifest.Game != entelect.Name {
 		return fmt.Errorf("%w: %s is a %s bot; repro plays Entelect replays only", errUsage, c.bot, manifest.Game)
 	}
 	seat := 0
@@ -279,7 +281,7 @@ func playRepro(ctx context.Context, c reproConfig, stdout, stderr io.Writer, log
 	if abs, err := filepath.Abs(c.replay); err == nil && abs == replayDir {
 		return fmt.Errorf("%w: -l %s is the replay to play again; the new replay needs a folder of its own", errUsage, c.logDir)
 	}
-	rs, err := rulesets.Registry().Get("entelect")
+	rs, err := rules.Get(entelect.Name)
 	if err != nil {
 		return err
 	}
@@ -342,7 +344,7 @@ func shownCommand(s string) string {
 // folder, with a suffix when that is taken.
 func reproFolder(logDir, name string) (string, error) {
 	if logDir != "" {
-		return replayFolder(logDir, 0)
+		return match.ReplayFolder(logDir, 0)
 	}
 	base, err := filepath.Abs(filepath.Join("Replays", "repro-"+name))
 	if err != nil {

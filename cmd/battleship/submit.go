@@ -62,7 +62,7 @@ func submitCommand(ctx context.Context, e clientEnv, args []string) int {
 	// The portal's own checks, with its messages, before anything is sent.
 	limits := botzip.DefaultLimits()
 	limits.MaxZipBytes = submitMaxBytes
-	insp, err := botupload.Check(zip, *game, botupload.ZipInspector{Limits: limits}, submitMaxBytes)
+	insp, err := botupload.Check(zip, *game, botupload.ZipInspector{Limits: limits}, submitMaxBytes, e.rules)
 	if err != nil {
 		return e.fail(exitUsage, "%s: %v", dir, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/broadside/broadside/internal/blob"
+	"github.com/broadside/broadside/internal/botzip"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -26,7 +27,7 @@ func TestBrowserBattle(t *testing.T) {
 	bp := newBrowserPortal(t, 6*time.Minute, "BATTLE_INTERVAL=1s", "LADDER_INTERVAL=off")
 	ctx, base, conn, browser := bp.ctx, bp.base, bp.conn, bp.browser
 
-	data, err := zipFolder(filepath.Join("..", "..", "bots", "entelect-go-reference"))
+	data, err := botzip.Pack(filepath.Join("..", "..", "bots", "entelect-go-reference"))
 	if err != nil {
 		t.Fatal(err)
 	}

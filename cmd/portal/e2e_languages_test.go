@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/broadside/broadside/internal/botzip"
 	"github.com/chromedp/chromedp"
 )
 
@@ -36,7 +37,7 @@ func TestBrowserOriginalBotTypes(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		data, err := zipFolder(folder)
+		data, err := botzip.Pack(folder)
 		if err != nil {
 			t.Fatal(err)
 		}

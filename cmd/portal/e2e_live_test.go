@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/broadside/broadside/internal/botzip"
 	"github.com/chromedp/chromedp"
 	"github.com/jackc/pgx/v5"
 )
@@ -124,7 +125,7 @@ func slowCppZip(t *testing.T) string {
 	if err := os.WriteFile(filepath.Join(dir, "Makefile"), []byte(mk), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	data, err := zipFolder(dir)
+	data, err := botzip.Pack(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/broadside/broadside/internal/botzip"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testenv"
 )
@@ -267,7 +268,7 @@ func starterZip(t *testing.T, bot string) string {
 // returns the zip's path.
 func zipToTemp(t *testing.T, dir, name string) string {
 	t.Helper()
-	data, err := zipFolder(dir)
+	data, err := botzip.Pack(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

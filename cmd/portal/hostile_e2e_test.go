@@ -24,6 +24,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/broadside/broadside/internal/botzip"
 	"github.com/broadside/broadside/internal/sandbox"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testenv"
@@ -222,7 +223,7 @@ func (a hostileAPI) upload(dir, name string, extra map[string]string) int64 {
 			a.t.Fatal(err)
 		}
 	}
-	data, err := zipFolder(tmp)
+	data, err := botzip.Pack(tmp)
 	if err != nil {
 		a.t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/botzip"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/notify"
 	"github.com/broadside/broadside/internal/store"
@@ -73,7 +74,7 @@ func (m *Main) open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	wcfg := web.DefaultConfig()
+	wcfg := web.DefaultConfig(rulesets.Registry())
 	wcfg.UploadMaxBytes = m.cfg.UploadMaxBytes
 	wcfg.UploadMaxQueuedBuilds = m.cfg.UploadMaxQueuedBuilds
 	wcfg.UploadsPerHour = m.cfg.UploadsPerHour
@@ -85,7 +86,7 @@ func (m *Main) open(ctx context.Context) error {
 	inspect := botupload.ZipInspector{Limits: limits}
 	m.handler = web.New(m.store, m.blobs, queue, inspect, m.logger, wcfg)
 	// Seeding uploads as the house account, which the per-user limits spare.
-	m.uploads = botupload.New(m.store, m.blobs, queue, inspect, m.logger, wcfg.UploadLimits())
+	m.uploads = botupload.New(m.store, m.blobs, queue, inspect, m.logger, wcfg.UploadLimits(), wcfg.Rules)
 	return nil
 }
 

@@ -39,7 +39,7 @@ func seedHouseBots(ctx context.Context, cfg Config, logger *slog.Logger, dir str
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		data, err := zipFolder(filepath.Join(dir, e.Name()))
+		data, err := botzip.Pack(filepath.Join(dir, e.Name()))
 		if err != nil {
 			return err
 		}
@@ -64,6 +64,3 @@ func seedHouseBots(ctx context.Context, cfg Config, logger *slog.Logger, dir str
 	}
 	return nil
 }
-
-// zipFolder zips a bot folder as the command-line client does.
-func zipFolder(root string) ([]byte, error) { return botzip.Pack(root) }

@@ -110,8 +110,9 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 			Name: "broadside_worker_db_statements_total",
 			Help: "Statements this worker process sent to PostgreSQL (queries, execs, each query of a batch, BEGIN and COMMIT).",
 		}, func() float64 { return float64(statements.Count()) }))
+	rules := rulesets.Registry()
 	deps := jobs.Deps{
-		Pool: pool, Bucket: bucket, Logger: log, Games: rulesets.Registry(),
+		Pool: pool, Bucket: bucket, Logger: log, Games: rules,
 		Bwrap: bw.match, WorkDir: cfg.WorkDir,
 		// Memory, processes, file size and open files for every turn; the
 		// rule sets set the wall time and the output cap.
@@ -124,13 +125,13 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		LadderPauseAfter: cfg.LadderPauseAfter,
 	}
 	if cfg.BuildConcurrency > 0 {
-		b := build.New(bw.build)
+		b := build.New(bw.build, rules)
 		b.Env = cfg.BuildEnv
 		deps.Builder = b
 	}
 	sched, err := jobs.NewScheduler(jobs.SchedulerConfig{
 		Pool: pool, Logger: log, BattleEvery: cfg.BattleEvery, LadderEvery: cfg.LadderEvery,
-		LadderGames: deps.Games.Names(), LadderSlots: cfg.LadderSlots,
+		LadderGames: rules.Names(), LadderSlots: cfg.LadderSlots, Rules: rules,
 	})
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/sandbox"
 )
 
@@ -125,7 +126,8 @@ func (c *Calibrator) trivialBot(ctx context.Context, language string) (sandbox.C
 		}
 	}
 	m.RunFile = source
-	l, err := Command(c.rt, m, dir)
+	// The trivial program is no run.sh: no rule set's traits apply.
+	l, err := Command(c.rt, m, dir, game.Traits{})
 	if err != nil {
 		return sandbox.Cmd{}, err
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/game"
 )
 
 // Launch is how a bot is started. The rule set adds its protocol arguments
@@ -31,21 +32,21 @@ type Launch struct {
 }
 
 // Command returns the launch of the bot described by m in the folder dir
-// (absolute). It fails when the RunFile is missing or the language runtime
+// (absolute), for the rule set whose traits are t. It fails when the RunFile is missing or the language runtime
 // is not installed, saying which.
 //
 // The command lines follow the original engine on Unix (spec §5), with
 // these exceptions: CPlusPlus bots are native programs (the original ran
 // them through mono), and Julia drops the flags of Julia 0.6.
-func Command(rt *Runtimes, m botmeta.Manifest, dir string) (Launch, error) {
+func Command(rt *Runtimes, m botmeta.Manifest, dir string, t game.Traits) (Launch, error) {
 	if !filepath.IsAbs(dir) {
 		return Launch{}, fmt.Errorf("bot folder %q is not an absolute path", dir)
 	}
 	runFile := filepath.Join(dir, filepath.FromSlash(m.RunFile))
 	if err := checkRunFile(m, runFile); err != nil {
-		if errors.Is(err, errNotExecutable) && brainJarRunSh(m) {
-			// The BrainJar engine runs run.sh through its #! line (sh
-			// without one), executable or not.
+		if errors.Is(err, errNotExecutable) && startsRunSh(m, t) {
+			// The engine runs run.sh through its #! line (sh without
+			// one), executable or not.
 			return Launch{Command: append(scriptInterpreter(runFile), runFile), Language: shebangLanguage(runFile)}, nil
 		}
 		return Launch{}, err
@@ -139,9 +140,10 @@ func native(t botmeta.BotType) bool {
 	return false
 }
 
-// brainJarRunSh says whether m is a BrainJar bot started by its run.sh.
-func brainJarRunSh(m botmeta.Manifest) bool {
-	return m.Game == botmeta.GameBrainJar && m.BotType == botmeta.Executable && m.RunFile == botmeta.RunSh
+// startsRunSh says whether m is a bot started by its run.sh in a rule set
+// whose engine runs run.sh itself.
+func startsRunSh(m botmeta.Manifest, t game.Traits) bool {
+	return t.RunSh && m.BotType == botmeta.Executable && m.RunFile == botmeta.RunSh
 }
 
 // scriptInterpreter is the command of a script's #! line, else /bin/sh.

@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/sandbox"
 	"github.com/broadside/broadside/internal/testenv"
 )
@@ -110,7 +112,7 @@ func TestCommand(t *testing.T) {
 				prog = need(t, tt.program)
 			}
 			dir := botDir(t, tt.files)
-			got, err := Command(rt, tt.m, dir)
+			got, err := Command(rt, tt.m, dir, game.Traits{})
 			if err != nil {
 				t.Fatalf("Command: %v", err)
 			}
@@ -151,7 +153,7 @@ func TestCommandErrors(t *testing.T) {
 			if tt.emptyPATH {
 				t.Setenv("PATH", t.TempDir())
 			}
-			_, err := Command(NewRuntimes(), tt.m, botDir(t, tt.files))
+			_, err := Command(NewRuntimes(), tt.m, botDir(t, tt.files), game.Traits{})
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("Command error = %v, want one containing %q", err, tt.wantErr)
 			}
@@ -161,8 +163,38 @@ func TestCommandErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Command(NewRuntimes(), botmeta.Manifest{BotType: botmeta.Python3, RunFile: "b.py"}, "relative"); err == nil {
+	if _, err := Command(NewRuntimes(), botmeta.Manifest{BotType: botmeta.Python3, RunFile: "b.py"}, "relative", game.Traits{}); err == nil {
 		t.Error("a relative bot folder was accepted")
+	}
+}
+
+// TestCommandRunSh checks that a run.sh without the executable bit starts
+// through sh only in a rule set whose engine runs run.sh itself.
+func TestCommandRunSh(t *testing.T) {
+	m := botmeta.Manifest{BotType: botmeta.Executable, RunFile: botmeta.RunSh}
+	tests := []struct {
+		name    string
+		traits  game.Traits
+		wantErr string
+	}{
+		{name: "engine runs run.sh", traits: game.Traits{RunSh: true}},
+		{name: "run.sh is a program", traits: game.Traits{}, wantErr: "chmod +x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := botDir(t, map[string]string{"run.sh": "echo hi\n"})
+			l, err := Command(NewRuntimes(), m, dir, tt.traits)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Command = %+v, %v; want an error containing %q", l, err, tt.wantErr)
+				}
+				return
+			}
+			want := []string{"/bin/sh", filepath.Join(dir, "run.sh")}
+			if err != nil || !slices.Equal(l.Command, want) {
+				t.Fatalf("Command = %+v, %v; want command %q", l, err, want)
+			}
+		})
 	}
 }
 
@@ -218,7 +250,7 @@ func TestLaunchRuns(t *testing.T) {
 		t.Run(tt.program, func(t *testing.T) {
 			need(t, tt.program)
 			dir := botDir(t, map[string]string{tt.file: tt.body})
-			l, err := Command(rt, tt.m, dir)
+			l, err := Command(rt, tt.m, dir, game.Traits{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,7 +11,7 @@ import (
 	"sort"
 	"syscall"
 
-	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/sandbox"
 )
 
@@ -36,10 +36,10 @@ const (
 	Python2First
 )
 
-// PythonFor is what "python" means in a game, as the original
+// PythonFor is what "python" means in a rule set, as the original
 // competition's machines had it.
-func PythonFor(game string) PythonDefault {
-	if game == botmeta.GameBrainJar {
+func PythonFor(t game.Traits) PythonDefault {
+	if t.Python2 {
 		return Python2First
 	}
 	return Python3First

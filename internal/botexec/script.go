@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/game"
 )
 
 // Named is a program a bot's start-up script names.
@@ -23,12 +24,12 @@ type Named struct {
 }
 
 // StartScripts are the files of the bot in dir that name the programs it
-// starts with: BrainJar's run.sh, and a RunFile started directly (its #!
-// line). Paths are relative to dir, with forward slashes; only files that
-// exist are listed.
-func StartScripts(dir, game, runFile string) []string {
+// starts with: run.sh where the rule set's engine runs it (BrainJar), and
+// a RunFile started directly (its #! line). Paths are relative to dir,
+// with forward slashes; only files that exist are listed.
+func StartScripts(dir string, t game.Traits, runFile string) []string {
 	var out []string
-	if game == botmeta.GameBrainJar {
+	if t.RunSh {
 		if st, err := os.Stat(filepath.Join(dir, botmeta.RunSh)); err == nil && st.Mode().IsRegular() {
 			out = append(out, botmeta.RunSh)
 		}

@@ -49,11 +49,7 @@ func checkManifest(t *testing.T, m Manifest) {
 	if m.RunFile == "" || !filepath.IsLocal(m.RunFile) || strings.Contains(m.RunFile, `\`) {
 		t.Fatalf("accepted RunFile %q", m.RunFile)
 	}
-	found := false
-	for _, g := range Games() {
-		found = found || g == m.Game
-	}
-	if !found {
+	if m.Game == "" || m.Game != strings.ToLower(strings.TrimSpace(m.Game)) {
 		t.Fatalf("accepted Game %q", m.Game)
 	}
 }

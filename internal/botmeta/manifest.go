@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -23,19 +24,14 @@ const (
 	RunSh    = "run.sh"
 )
 
-// Game names a manifest may give; DefaultGame when absent.
+// The games a manifest implies when it names none: bot.json's default,
+// and the games whose own manifests are entry.zon (In Deep Ship) and a bare
+// run.sh (BrainJar). The game registry lists the names a manifest may give.
 const (
-	GameEntelect   = "entelect"
-	GameBrainJar   = "brainjar"
-	GameDeepShip   = "deepship"
-	GameHitAndSunk = "hitandsunk"
-	DefaultGame    = GameEntelect
+	DefaultGame  = "entelect"
+	EntryZONGame = "deepship"
+	RunShGame    = "brainjar"
 )
-
-// Games lists the game names a manifest may give.
-func Games() []string {
-	return []string{GameBrainJar, GameDeepShip, GameEntelect, GameHitAndSunk}
-}
 
 // MaxManifestBytes bounds a manifest file: a real one is a few hundred bytes.
 const MaxManifestBytes = 64 << 10
@@ -179,9 +175,7 @@ func Parse(data []byte) (Manifest, error) {
 			return Manifest{}, fmt.Errorf("bot.json: %w", err)
 		}
 	}
-	if m.Game, err = parseGame(raw.Game); err != nil {
-		return Manifest{}, fmt.Errorf("bot.json: %w", err)
-	}
+	m.Game = parseGame(raw.Game)
 	if strings.ContainsRune(m.RunArgs, 0) {
 		return Manifest{}, errors.New("bot.json: RunArgs contains a NUL character")
 	}
@@ -216,17 +210,22 @@ func parseRawBotType(raw json.RawMessage) (BotType, error) {
 	return ParseBotType(s)
 }
 
-func parseGame(g *string) (string, error) {
+// parseGame reads the platform field "Game": DefaultGame when absent, in
+// lower case; CheckGame says whether it is hosted.
+func parseGame(g *string) string {
 	if g == nil || strings.TrimSpace(*g) == "" {
-		return DefaultGame, nil
+		return DefaultGame
 	}
-	name := strings.ToLower(strings.TrimSpace(*g))
-	for _, k := range Games() {
-		if name == k {
-			return name, nil
-		}
+	return strings.ToLower(strings.TrimSpace(*g))
+}
+
+// CheckGame fails when the manifest names a game other than those known
+// (the registry's names), saying which are.
+func (m Manifest) CheckGame(known []string) error {
+	if slices.Contains(known, m.Game) {
+		return nil
 	}
-	return "", fmt.Errorf("unknown Game %q (known: %s)", *g, strings.Join(Games(), ", "))
+	return fmt.Errorf("%s: unknown Game %q (known: %s)", m.Source, m.Game, strings.Join(known, ", "))
 }
 
 // cleanPath turns a manifest path into a clean slash-separated path inside
@@ -275,7 +274,7 @@ func Load(dir string) (Manifest, error) {
 // RunShManifest is the manifest of a bot folder that has only a BrainJar
 // run.sh: an Executable started as ./run.sh, playing brainjar.
 func RunShManifest() Manifest {
-	return Manifest{BotType: Executable, RunFile: RunSh, Game: GameBrainJar, Source: RunSh}
+	return Manifest{BotType: Executable, RunFile: RunSh, Game: RunShGame, Source: RunSh}
 }
 
 func readLimited(path string) ([]byte, error) {

@@ -109,10 +109,11 @@ func TestParseRules(t *testing.T) {
 		{name: "§5 ProjectLocation optional", json: `{"BotType":5,"RunFile":"a/./b.py"}`,
 			check: func(m Manifest) bool { return m.ProjectLocation == "" && m.RunFile == "a/b.py" }},
 		{name: "Game absent is entelect", json: `{` + base + `,"BotType":5}`,
-			check: func(m Manifest) bool { return m.Game == GameEntelect }},
+			check: func(m Manifest) bool { return m.Game == "entelect" }},
 		{name: "Game given", json: `{` + base + `,"BotType":5,"Game":"HitAndSunk"}`,
-			check: func(m Manifest) bool { return m.Game == GameHitAndSunk }},
-		{name: "Game unknown", json: `{` + base + `,"BotType":5,"Game":"chess"}`, wantErr: `unknown Game "chess"`},
+			check: func(m Manifest) bool { return m.Game == "hitandsunk" }},
+		{name: "Game unknown is read", json: `{` + base + `,"BotType":5,"Game":" Chess "}`,
+			check: func(m Manifest) bool { return m.Game == "chess" }},
 		{name: "unknown fields are ignored", json: `{` + base + `,"BotType":5,"Extra":[1,2]}`,
 			check: func(m Manifest) bool { return m.BotType == Python3 }},
 		{name: "BOM is skipped", json: "\xef\xbb\xbf{" + base + `,"BotType":5}`,
@@ -233,14 +234,14 @@ func TestLoad(t *testing.T) {
 	t.Run("entry.zon is deepship", func(t *testing.T) {
 		dir := write(t, map[string]string{EntryZON: `.{ .name = "z", .runnable = "src/main.py", .img = "i.png", .emote = "e.mp3" }`})
 		m, err := Load(dir)
-		if err != nil || m.Game != GameDeepShip || m.BotType != Executable || m.RunFile != "src/main.py" {
+		if err != nil || m.Game != EntryZONGame || m.BotType != Executable || m.RunFile != "src/main.py" {
 			t.Fatalf("Load = %+v, %v", m, err)
 		}
 	})
 	t.Run("bare run.sh is brainjar", func(t *testing.T) {
 		dir := write(t, map[string]string{RunSh: "#!/bin/sh\necho '{}'\n"})
 		m, err := Load(dir)
-		if err != nil || m.Game != GameBrainJar || m.BotType != Executable || m.RunFile != RunSh {
+		if err != nil || m.Game != RunShGame || m.BotType != Executable || m.RunFile != RunSh {
 			t.Fatalf("Load = %+v, %v", m, err)
 		}
 	})
@@ -271,4 +272,33 @@ func TestLoad(t *testing.T) {
 			t.Fatalf("Load error = %v", err)
 		}
 	})
+}
+
+// TestCheckGame checks that a manifest naming a game the registry does not
+// list is refused, with the games it does.
+func TestCheckGame(t *testing.T) {
+	known := []string{"brainjar", "entelect"}
+	tests := []struct {
+		name    string
+		m       Manifest
+		wantErr string
+	}{
+		{name: "known", m: Manifest{Game: "entelect", Source: BotJSON}},
+		{name: "unknown", m: Manifest{Game: "chess", Source: BotJSON}, wantErr: `bot.json: unknown Game "chess" (known: brainjar, entelect)`},
+		{name: "empty", m: Manifest{Source: BotJSON}, wantErr: `unknown Game ""`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.m.CheckGame(known)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("CheckGame = %v", err)
+				}
+				return
+			}
+			if err == nil || err.Error() != tt.wantErr && !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("CheckGame = %v, want %q", err, tt.wantErr)
+			}
+		})
+	}
 }

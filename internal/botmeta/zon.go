@@ -46,7 +46,7 @@ func ParseZON(data []byte) (Manifest, error) {
 			return Manifest{}, fmt.Errorf("entry.zon: %w", err)
 		}
 	}
-	m := Manifest{NickName: fields["name"], BotType: Executable, Game: GameDeepShip, Source: EntryZON}
+	m := Manifest{NickName: fields["name"], BotType: Executable, Game: EntryZONGame, Source: EntryZON}
 	if strings.TrimSpace(fields["runnable"]) == "" {
 		return Manifest{}, errors.New("entry.zon: .runnable is empty")
 	}

@@ -48,7 +48,7 @@ func TestParseZON(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ParseZON: %v", err)
 			}
-			tt.want.BotType, tt.want.Game, tt.want.Source = Executable, GameDeepShip, EntryZON
+			tt.want.BotType, tt.want.Game, tt.want.Source = Executable, EntryZONGame, EntryZON
 			if got != tt.want {
 				t.Errorf("ParseZON =\n%+v\nwant\n%+v", got, tt.want)
 			}

@@ -21,7 +21,9 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/broadside/broadside/internal/blob"
-	"github.com/broadside/broadside/internal/game/rulesets"
+	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/bytesize"
+	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -116,12 +118,14 @@ type Service struct {
 	inspect Inspector
 	logger  *slog.Logger
 	limits  Limits
+	rules   *game.Registry
 	now     func() time.Time
 }
 
-// New returns a Service that accepts uploads within limits.
-func New(st *store.Store, blobs *blob.Bucket, queue BuildQueue, inspect Inspector, logger *slog.Logger, limits Limits) *Service {
-	return &Service{store: st, blobs: blobs, queue: queue, inspect: inspect, logger: logger, limits: limits, now: time.Now}
+// New returns a Service that accepts uploads within limits of bots for
+// the games of rules.
+func New(st *store.Store, blobs *blob.Bucket, queue BuildQueue, inspect Inspector, logger *slog.Logger, limits Limits, rules *game.Registry) *Service {
+	return &Service{store: st, blobs: blobs, queue: queue, inspect: inspect, logger: logger, limits: limits, rules: rules, now: time.Now}
 }
 
 // Save checks a bot zip and records it as a new immutable version: the
@@ -133,42 +137,17 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 	if err := s.checkQuota(ctx, s.store, u); err != nil {
 		return nil, err
 	}
-	max := s.limits.MaxBytes
-	if u.Size > max {
-		return nil, refuse(TooLarge, "The zip is %d bytes, larger than the limit of %s (%d bytes).", u.Size, mib(max), max)
-	}
-	data, err := io.ReadAll(io.LimitReader(u.Zip, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("read upload: %w", err)
-	}
-	insp, err := Check(data, u.Game, s.inspect, max)
+	data, err := s.readZip(u)
 	if err != nil {
 		return nil, err
 	}
-	name := strings.TrimSpace(u.Name)
-	var rename *store.Bot
-	if u.BotID != 0 {
-		b, err := s.store.BotGetByID(ctx, u.BotID)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return nil, err
-		}
-		if err != nil || b.OwnerID != u.OwnerID {
-			return nil, refuse(Invalid, "Choose one of your bots to add the version to.")
-		}
-		if b.Game != insp.Game {
-			return nil, refuse(Conflict, "%s plays %s; this zip is for %s.", b.Name, b.Game, insp.Game)
-		}
-		if name != "" && name != b.Name {
-			rename = b
-		} else {
-			name = b.Name
-		}
+	insp, err := Check(data, u.Game, s.inspect, s.limits.MaxBytes, s.rules)
+	if err != nil {
+		return nil, err
 	}
-	if name == "" {
-		name = strings.TrimSpace(insp.Name)
-	}
-	if msg := ValidName(name); msg != "" {
-		return nil, refuse(Invalid, "%s", msg)
+	name, rename, err := s.chooseName(ctx, u, insp)
+	if err != nil {
+		return nil, err
 	}
 	sum := sha256.Sum256(data)
 	digest := hex.EncodeToString(sum[:])
@@ -180,9 +159,66 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 			return nil, err
 		}
 	}
+	res, err := s.record(ctx, u, insp, name, rename, data, digest)
+	if err != nil {
+		return nil, err
+	}
+	s.logger.InfoContext(ctx, "bot version uploaded", "bot_id", res.BotID, "version_id", res.VersionID,
+		"number", res.Number, "user_id", u.OwnerID)
+	return &Result{BotID: res.BotID, VersionID: res.VersionID, Number: res.Number}, nil
+}
+
+// readZip reads the uploaded zip, refusing one over the size limit.
+func (s *Service) readZip(u Upload) ([]byte, error) {
+	max := s.limits.MaxBytes
+	if u.Size > max {
+		return nil, refuse(TooLarge, "The zip is %d bytes, larger than the limit of %s (%d bytes).", u.Size, bytesize.Format(max), max)
+	}
+	data, err := io.ReadAll(io.LimitReader(u.Zip, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("read upload: %w", err)
+	}
+	return data, nil
+}
+
+// chooseName is the name of the bot the version goes to: the one given,
+// else the chosen bot's, else the manifest's. rename is the chosen bot
+// when the upload gives it a new name.
+func (s *Service) chooseName(ctx context.Context, u Upload, insp Inspection) (name string, rename *store.Bot, err error) {
+	name = strings.TrimSpace(u.Name)
+	if u.BotID != 0 {
+		b, err := s.store.BotGetByID(ctx, u.BotID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return "", nil, err
+		}
+		if err != nil || b.OwnerID != u.OwnerID {
+			return "", nil, refuse(Invalid, "Choose one of your bots to add the version to.")
+		}
+		if b.Game != insp.Game {
+			return "", nil, refuse(Conflict, "%s plays %s; this zip is for %s.", b.Name, b.Game, insp.Game)
+		}
+		if name != "" && name != b.Name {
+			rename = b
+		} else {
+			name = b.Name
+		}
+	}
+	if name == "" {
+		name = strings.TrimSpace(insp.Name)
+	}
+	if msg := ValidName(name); msg != "" {
+		return "", nil, refuse(Invalid, "%s", msg)
+	}
+	return name, rename, nil
+}
+
+// record records the version in one transaction: its rows, its zip in
+// the blob store and its build job. A zip stored by a transaction that
+// fails is removed; the store's refusals become messages for the uploader.
+func (s *Service) record(ctx context.Context, u Upload, insp Inspection, name string, rename *store.Bot, data []byte, digest string) (*store.UploadResult, error) {
 	var res *store.UploadResult
 	var written string
-	err = s.store.InTx(ctx, func(tx pgx.Tx, st *store.Store) error {
+	err := s.store.InTx(ctx, func(tx pgx.Tx, st *store.Store) error {
 		if err := s.checkQuota(ctx, st, u); err != nil {
 			return err
 		}
@@ -241,19 +277,17 @@ func (s *Service) Save(ctx context.Context, u Upload) (*Result, error) {
 		}
 		return nil, fmt.Errorf("save upload of %q: %w", name, err)
 	}
-	s.logger.InfoContext(ctx, "bot version uploaded", "bot_id", res.BotID, "version_id", res.VersionID,
-		"number", res.Number, "user_id", u.OwnerID)
-	return &Result{BotID: res.BotID, VersionID: res.VersionID, Number: res.Number}, nil
+	return res, nil
 }
 
 // Check runs the checks of an upload that need only the zip: its size
-// (at most maxBytes), its contents and manifest, and that it plays game
-// when one was chosen. Save runs them first, and the battleship command
-// runs them before it uploads, so a refusal reads the same on both sides.
-// Its refusals are *Error.
-func Check(data []byte, game string, inspect Inspector, maxBytes int64) (Inspection, error) {
+// (at most maxBytes), its contents and manifest, that it plays one of the
+// games of rules, and chosen when one was chosen. Save runs them first,
+// and the battleship command runs them before it uploads, so a refusal
+// reads the same on both sides. Its refusals are *Error.
+func Check(data []byte, chosen string, inspect Inspector, maxBytes int64, rules *game.Registry) (Inspection, error) {
 	if int64(len(data)) > maxBytes {
-		return Inspection{}, refuse(TooLarge, "The zip is larger than the limit of %s (%d bytes).", mib(maxBytes), maxBytes)
+		return Inspection{}, refuse(TooLarge, "The zip is larger than the limit of %s (%d bytes).", bytesize.Format(maxBytes), maxBytes)
 	}
 	if len(data) == 0 {
 		return Inspection{}, refuse(Invalid, "Choose a zip file to upload: the file sent was empty.")
@@ -263,9 +297,13 @@ func Check(data []byte, game string, inspect Inspector, maxBytes int64) (Inspect
 		// The inspector's message is a whole sentence for the uploader.
 		return Inspection{}, refuse(Invalid, "%s", err)
 	}
-	if game != "" && game != insp.Game {
+	// Only a bot.json names its game; entry.zon and run.sh imply theirs.
+	if err := (botmeta.Manifest{Game: insp.Game, Source: botmeta.BotJSON}).CheckGame(rules.Names()); err != nil {
+		return Inspection{}, refuse(Invalid, "The zip was refused: %s", err)
+	}
+	if chosen != "" && chosen != insp.Game {
 		return Inspection{}, refuse(Invalid, "This zip's %s says it plays %s, and you chose %s. Choose %s on the form, or see %s's getting started page for the manifest it expects.",
-			manifestWord(insp.Game), title(insp.Game), title(game), title(insp.Game), title(game))
+			manifestWord(rules, insp.Game), title(rules, insp.Game), title(rules, chosen), title(rules, insp.Game), title(rules, chosen))
 	}
 	return insp, nil
 }
@@ -317,26 +355,21 @@ func ValidName(name string) string {
 	return ""
 }
 
-// manifestWord names the manifest a game's bots bring.
-func manifestWord(game string) string {
-	if game == "deepship" {
-		return "entry.zon (or bot.json)"
+// manifestWord names the manifest a game's bots bring: its own, where it
+// has one, or bot.json, which every game reads.
+func manifestWord(rules *game.Registry, name string) string {
+	if rs, err := rules.Get(name); err == nil {
+		if m := rs.Traits().Manifest; m != "" && m != botmeta.BotJSON {
+			return m + " (or " + botmeta.BotJSON + ")"
+		}
 	}
-	return "bot.json"
+	return botmeta.BotJSON
 }
 
 // title is a game's name as people write it.
-func title(game string) string {
-	if rs, err := rulesets.Registry().Get(game); err == nil {
+func title(rules *game.Registry, name string) string {
+	if rs, err := rules.Get(name); err == nil {
 		return rs.Traits().Title
 	}
-	return game
-}
-
-// mib writes a size limit for people.
-func mib(n int64) string {
-	if n%(1<<20) == 0 {
-		return fmt.Sprintf("%d MiB", n>>20)
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	return name
 }

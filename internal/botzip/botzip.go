@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/bytesize"
 )
 
 // Limits bound what an upload may hold.
@@ -108,7 +109,7 @@ func Describe(r io.ReaderAt, size int64, lim Limits) (botmeta.Manifest, string, 
 
 func check(r io.ReaderAt, size int64, lim Limits) (*checked, error) {
 	if size > lim.MaxZipBytes {
-		return nil, refuse("The zip is %s; the limit is %s.", human(size), human(lim.MaxZipBytes))
+		return nil, refuse("The zip is %s; the limit is %s.", bytesize.Format(size), bytesize.Format(lim.MaxZipBytes))
 	}
 	if size == 0 {
 		return nil, refuse("The file is empty.")
@@ -156,12 +157,12 @@ func check(r io.ReaderAt, size int64, lim Limits) (*checked, error) {
 		if !dir {
 			total += f.UncompressedSize64
 			if total > uint64(lim.MaxUnpackedBytes) {
-				return nil, refuse("The unpacked files exceed %s.", human(lim.MaxUnpackedBytes))
+				return nil, refuse("The unpacked files exceed %s.", bytesize.Format(lim.MaxUnpackedBytes))
 			}
 			if f.UncompressedSize64 > uint64(lim.MinRatioCheckBytes) &&
 				f.UncompressedSize64 > f.CompressedSize64*uint64(lim.MaxRatio) {
 				return nil, refuse("%s unpacks to %s from %s: that looks like a zip bomb.",
-					name, human(int64(f.UncompressedSize64)), human(int64(f.CompressedSize64)))
+					name, bytesize.Format(int64(f.UncompressedSize64)), bytesize.Format(int64(f.CompressedSize64)))
 			}
 		}
 		entries = append(entries, entry{f: f, name: name, dir: dir})
@@ -282,7 +283,7 @@ func manifest(entries []entry) (botmeta.Manifest, error) {
 	read := func(e entry) ([]byte, error) {
 		if e.f.UncompressedSize64 > botmeta.MaxManifestBytes {
 			return nil, refuse("%s is %s; a manifest is at most %s.", e.name,
-				human(int64(e.f.UncompressedSize64)), human(botmeta.MaxManifestBytes))
+				bytesize.Format(int64(e.f.UncompressedSize64)), bytesize.Format(botmeta.MaxManifestBytes))
 		}
 		rc, err := e.f.Open()
 		if err != nil {
@@ -334,14 +335,4 @@ func interpreted(t botmeta.BotType) bool {
 		return true
 	}
 	return false
-}
-
-func human(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

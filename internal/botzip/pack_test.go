@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // TestPack zips a starter bot as an upload that Inspect accepts, leaves
@@ -66,4 +67,39 @@ func entryNames(t *testing.T, data []byte) []string {
 		names = append(names, f.Name)
 	}
 	return names
+}
+
+// TestWriteFolderKeepsTimes checks that WriteFolder without a fixed time
+// keeps each file's own time and every file, hidden ones included.
+func TestWriteFolderKeepsTimes(t *testing.T) {
+	dir := t.TempDir()
+	when := time.Date(2024, 5, 6, 7, 8, 10, 0, time.UTC)
+	for _, name := range []string{"Phase 1 - Round 0/state.json", ".hidden"} {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path, when, when); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteFolder(&buf, dir, FolderOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(zr.File) != 2 {
+		t.Fatalf("entries %v, want 2", entryNames(t, buf.Bytes()))
+	}
+	for _, f := range zr.File {
+		if !f.Modified.Equal(when) {
+			t.Errorf("%s modified %v, want %v", f.Name, f.Modified, when)
+		}
+	}
 }

@@ -5,7 +5,9 @@
 package build
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/broadside/broadside/internal/botexec"
 	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/sandbox"
 )
 
@@ -26,6 +29,9 @@ type Builder struct {
 	Limits sandbox.Limits
 	// Runtimes finds language runtimes for the final launch check.
 	Runtimes *botexec.Runtimes
+	// Rules says, for the game a bot plays, how its engine starts bots
+	// (which "python", whether it runs run.sh).
+	Rules *game.Registry
 	// Env is added to the environment of the steps that download
 	// dependencies: the operator's package mirrors (NPM_CONFIG_REGISTRY,
 	// PIP_INDEX_URL, GOPROXY, …). MAVEN_MIRROR among them is the one
@@ -55,9 +61,27 @@ func DefaultLimits() sandbox.Limits {
 	}
 }
 
-// New returns a Builder on runner with DefaultLimits.
-func New(runner sandbox.Runner) *Builder {
-	return &Builder{Runner: runner, Limits: DefaultLimits(), Runtimes: botexec.NewRuntimes()}
+// New returns a Builder on runner with DefaultLimits, for the rule sets
+// of rules.
+func New(runner sandbox.Runner, rules *game.Registry) *Builder {
+	return &Builder{Runner: runner, Limits: DefaultLimits(), Runtimes: botexec.NewRuntimes(), Rules: rules}
+}
+
+// traits are the traits of the game m plays; a manifest made by hand
+// without one plays botmeta.DefaultGame, as a bot.json without one.
+func (b *Builder) traits(m botmeta.Manifest) (game.Traits, error) {
+	if b.Rules == nil {
+		return game.Traits{}, errors.New("build: no rule sets to look the game up in")
+	}
+	m.Game = cmp.Or(m.Game, botmeta.DefaultGame)
+	if err := m.CheckGame(b.Rules.Names()); err != nil {
+		return game.Traits{}, err
+	}
+	rs, err := b.Rules.Get(m.Game)
+	if err != nil {
+		return game.Traits{}, err
+	}
+	return rs.Traits(), nil
 }
 
 // Result is the outcome of a build.
@@ -113,11 +137,15 @@ func (b *Builder) BuildLive(ctx context.Context, dir string, m botmeta.Manifest,
 			return fail("ProjectLocation %q is not a folder of the bot.", m.ProjectLocation)
 		}
 	}
+	traits, err := b.traits(m)
+	if err != nil {
+		return fail("%v", err)
+	}
 	steps, err := b.plan(work, m)
 	if err != nil {
 		return fail("%v", err)
 	}
-	if err := b.checkInterpreters(dir, m); err != nil {
+	if err := b.checkInterpreters(dir, m, traits); err != nil {
 		return fail("%v", err)
 	}
 	fmt.Fprintf(&log, "Building %s bot (BotType %s, RunFile %s)\n", m.Game, m.BotType, m.RunFile)
@@ -160,7 +188,7 @@ func (b *Builder) BuildLive(ctx context.Context, dir string, m botmeta.Manifest,
 		}
 	}
 	// The same check the match runner makes: the bot can be launched.
-	if _, err := botexec.Command(b.Runtimes, m, dir); err != nil {
+	if _, err := botexec.Command(b.Runtimes, m, dir, traits); err != nil {
 		return fail("%v", err)
 	}
 	log.WriteString("\nBuild succeeded.\n")

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/sandbox"
 	"github.com/broadside/broadside/internal/testenv"
 )
@@ -51,7 +52,7 @@ func writeBot(t *testing.T, files map[string]string) string {
 
 func TestBuild(t *testing.T) {
 	r := runner(t)
-	b := New(r)
+	b := New(r, rulesets.Registry())
 	starters := "../../bots/"
 	tests := []struct {
 		name    string
@@ -194,7 +195,7 @@ func TestBuild(t *testing.T) {
 // download and only it: pip is pointed at a mirror that cannot exist.
 func TestBuildEnv(t *testing.T) {
 	testenv.RequireProgram(t, "python3")
-	b := New(runner(t))
+	b := New(runner(t), rulesets.Registry())
 	b.Env = []string{"PIP_INDEX_URL=http://mirror.invalid/simple", "PIP_RETRIES=0", "PIP_TIMEOUT=5"}
 	dir := writeBot(t, map[string]string{"bot.json": `{"BotType":"Python3","RunFile":"bot.py"}`,
 		"requirements.txt": "six\n", "bot.py": "import os\nprint(os.environ.get('PIP_INDEX_URL'))\n"})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/broadside/broadside/internal/botexec"
 	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/sandbox"
 	"github.com/broadside/broadside/internal/testenv"
 )
@@ -155,7 +156,7 @@ func TestHostileBotsRunNothingWithNetwork(t *testing.T) {
 			}
 
 			dir := bot()
-			b := New(r)
+			b := New(r, rulesets.Registry())
 			b.Env = tc.env
 			var fetched []string
 			b.inspectFetch = func(root string) { fetched = append(fetched, markers(t, root)) }

@@ -8,18 +8,19 @@ import (
 
 	"github.com/broadside/broadside/internal/botexec"
 	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/sandbox"
 )
 
 // checkInterpreters fails a bot whose run.sh or #! line names an
 // interpreter this platform does not have, naming it, rather than letting
 // a build succeed for a bot that would die on every turn.
-func (b *Builder) checkInterpreters(dir string, m botmeta.Manifest) error {
+func (b *Builder) checkInterpreters(dir string, m botmeta.Manifest, t game.Traits) error {
 	rt := b.Runtimes
 	if rt == nil {
 		rt = botexec.NewRuntimes()
 	}
-	progs, err := rt.Programs(botexec.PythonFor(m.Game))
+	progs, err := rt.Programs(botexec.PythonFor(t))
 	if err != nil {
 		return err
 	}
@@ -30,7 +31,7 @@ func (b *Builder) checkInterpreters(dir string, m botmeta.Manifest) error {
 		runFile = m.RunFile
 	}
 	var missing []string
-	for _, s := range botexec.StartScripts(dir, m.Game, runFile) {
+	for _, s := range botexec.StartScripts(dir, t, runFile) {
 		named, err := botexec.NamedPrograms(dir, s)
 		if err != nil {
 			return err

@@ -8,15 +8,16 @@ import (
 	"testing"
 
 	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/game/rulesets"
 )
 
 // TestBuildRefusesMissingInterpreter builds bots whose run.sh or #! line
 // names interpreters: those the platform has build, the others fail at
 // once with the interpreter named in the log.
 func TestBuildRefusesMissingInterpreter(t *testing.T) {
-	b := New(runner(t))
-	brainjar := botmeta.Manifest{BotType: botmeta.Executable, RunFile: "run.sh", Game: botmeta.GameBrainJar}
-	script := botmeta.Manifest{BotType: botmeta.Executable, RunFile: "bot.py", Game: botmeta.GameDeepShip}
+	b := New(runner(t), rulesets.Registry())
+	brainjar := botmeta.Manifest{BotType: botmeta.Executable, RunFile: "run.sh", Game: "brainjar"}
+	script := botmeta.Manifest{BotType: botmeta.Executable, RunFile: "bot.py", Game: "deepship"}
 	tests := []struct {
 		name  string
 		m     botmeta.Manifest
@@ -30,7 +31,7 @@ func TestBuildRefusesMissingInterpreter(t *testing.T) {
 		{"env python shebang", script, map[string]string{"bot.py": "#!/usr/bin/env python\nprint('x')\n"}, ""},
 		{"unknown interpreter in the shebang", script, map[string]string{"bot.py": "#!/usr/bin/env python4\n"}, "python4"},
 		{"interpreter path not on the platform", script, map[string]string{"bot.py": "#!/opt/python2.5/bin/python\n"}, "/opt/python2.5/bin/python"},
-		{"interpreted RunFile's shebang is not run", botmeta.Manifest{BotType: botmeta.Python3, RunFile: "bot.py", Game: botmeta.GameEntelect},
+		{"interpreted RunFile's shebang is not run", botmeta.Manifest{BotType: botmeta.Python3, RunFile: "bot.py", Game: "entelect"},
 			map[string]string{"bot.py": "#!/usr/bin/env python4\n"}, ""},
 		{"run.sh names a missing interpreter", brainjar, map[string]string{"run.sh": "#!/bin/sh\n/usr/local/bin/nosuch/ruby bot.rb $1\n"}, "/usr/local/bin/nosuch/ruby"},
 	}

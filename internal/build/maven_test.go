@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/testenv"
 )
 
@@ -107,7 +108,7 @@ func TestMavenMirror(t *testing.T) {
 // RunFile names is built, and the downloaded repository is not kept.
 func TestBuildMaven(t *testing.T) {
 	testenv.RequireProgram(t, "mvn", "javac")
-	b := New(runner(t))
+	b := New(runner(t), rulesets.Registry())
 	b.Env = []string{"MAVEN_MIRROR=" + debianMavenRepo}
 	dir := writeBot(t, map[string]string{"bot.json": `{"BotType":"Java","RunFile":"target/bot.jar"}`})
 	copyStarter(t, dir)

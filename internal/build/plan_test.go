@@ -10,6 +10,7 @@ import (
 
 	"github.com/broadside/broadside/internal/botexec"
 	"github.com/broadside/broadside/internal/botmeta"
+	"github.com/broadside/broadside/internal/game/rulesets"
 )
 
 // TestPlanNetworkRunsNoBotCode checks every build plan that fetches
@@ -109,7 +110,7 @@ func TestPlanRefusesLocalRequirements(t *testing.T) {
 // step with no way out (no proxy set, the egress relay not listening).
 func TestBuildScriptsRunWithoutNetwork(t *testing.T) {
 	r := runner(t)
-	b := New(r)
+	b := New(r, rulesets.Registry())
 	probe := `const fs = require("fs"), net = require("net");
 const proxy = process.env.HTTPS_PROXY || process.env.https_proxy || process.env.npm_config_https_proxy || "none";
 const s = net.connect(3128, "127.0.0.1");

@@ -14,6 +14,7 @@ import (
 
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/competition"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
 )
@@ -38,7 +39,7 @@ func newFixture(t *testing.T, game string, n int) *fixture {
 	t.Parallel()
 	ctx := context.Background()
 	st := store.New(testdb.NewPool(t))
-	f := &fixture{ctx: ctx, st: st, svc: competition.New(st, noQueue{}, slog.New(slog.NewTextHandler(io.Discard, nil)))}
+	f := &fixture{ctx: ctx, st: st, svc: competition.New(st, noQueue{}, slog.New(slog.NewTextHandler(io.Discard, nil)), rulesets.Registry())}
 	org, err := st.UserEnsure(ctx, "organiser")
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/competition"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
 )
@@ -36,7 +37,7 @@ func clanSetup(t *testing.T) *clanBundle {
 	t.Helper()
 	t.Parallel()
 	b := &clanBundle{ctx: context.Background(), st: store.NewTx(testdb.Tx(t))}
-	b.svc = competition.New(b.st, b, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	b.svc = competition.New(b.st, b, slog.New(slog.NewTextHandler(io.Discard, nil)), rulesets.Registry())
 	return b
 }
 

@@ -14,7 +14,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/broadside/broadside/internal/game"
-	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/ladder"
 	"github.com/broadside/broadside/internal/store"
 )
@@ -76,8 +75,8 @@ type Service struct {
 	Rules *game.Registry
 }
 
-// New returns a Service.
-func New(st *store.Store, queue Enqueuer, logger *slog.Logger) *Service {
+// New returns a Service for the games of rules.
+func New(st *store.Store, queue Enqueuer, logger *slog.Logger, rules *game.Registry) *Service {
 	return &Service{
 		store:             st,
 		queue:             queue,
@@ -86,7 +85,7 @@ func New(st *store.Store, queue Enqueuer, logger *slog.Logger) *Service {
 		Ladder:            ladder.DefaultConfig(),
 		ChallengesPerHour: 30,
 		DefaultMapSize:    map[string]int{},
-		Rules:             rulesets.Registry(),
+		Rules:             rules,
 	}
 }
 

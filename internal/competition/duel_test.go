@@ -15,6 +15,7 @@ import (
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/duel"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
 )
@@ -54,7 +55,7 @@ func newDuelFixture(t *testing.T) *duelFixture {
 	st := store.New(pool)
 	q := &countingQueue{}
 	f := &duelFixture{ctx: ctx, pool: pool, st: st, queue: q,
-		svc: competition.New(st, q, slog.New(slog.NewTextHandler(io.Discard, nil)))}
+		svc: competition.New(st, q, slog.New(slog.NewTextHandler(io.Discard, nil)), rulesets.Registry())}
 	user := func(name string) int64 {
 		u, err := st.UserEnsure(ctx, name)
 		if err != nil {

@@ -138,56 +138,14 @@ func RecomputeRatings(ctx context.Context, s *store.Store, write bool) (*Recompu
 				return err
 			}
 		}
-		state := map[ladderBot]store.RatingState{}
-		var order []ladderBot
-		def := rating.Default()
-		err := st.RatedMatchHistory(ctx, func(m store.RatedMatch) error {
-			rep.Matches += len(m.Games)
-			before := make(map[int64]store.RatingState, len(m.Games[0].Players))
-			for _, p := range m.Games[0].Players {
-				k := ladderBot{m.Ladder, p.BotID}
-				s, ok := state[k]
-				if !ok {
-					s = store.RatingState{BotID: p.BotID, Ladder: m.Ladder, Rating: def.Rating, Deviation: def.Deviation, Volatility: def.Volatility}
-					order = append(order, k)
-				}
-				before[p.BotID] = s
-			}
-			changes, err := PeriodChanges(rating.Method(m.Method), m.Games, before)
-			if err != nil {
-				return fmt.Errorf("match %d: %w", m.MatchID, err)
-			}
-			for _, c := range changes {
-				s := before[c.BotID]
-				s.Rating, s.Deviation, s.Volatility = c.After.Rating, c.After.Deviation, c.After.Volatility
-				s.Count(c.Outcomes)
-				state[ladderBot{m.Ladder, c.BotID}] = s
-			}
-			return nil
-		})
+		h, err := replayRatings(ctx, st)
 		if err != nil {
 			return err
 		}
-		stored, err := st.RatingListAll(ctx)
+		rep.Matches, rep.Bots = h.matches, len(h.order)
+		rep.Differences, err = compareRatings(ctx, st, h, write)
 		if err != nil {
 			return err
-		}
-		storedBy := make(map[ladderBot]store.RatingState, len(stored))
-		for _, s := range stored {
-			storedBy[ladderBot{s.Ladder, s.BotID}] = s
-		}
-		rep.Bots = len(order)
-		for _, k := range order {
-			re, old := state[k], storedBy[k]
-			if re.Rating != old.Rating || re.Deviation != old.Deviation || re.Volatility != old.Volatility ||
-				re.Games != old.Games || re.Wins != old.Wins || re.Losses != old.Losses || re.Draws != old.Draws {
-				rep.Differences = append(rep.Differences, RatingDifference{Stored: old, Recomputed: re})
-				if write {
-					if err := st.RatingReplace(ctx, re); err != nil {
-						return err
-					}
-				}
-			}
 		}
 		rep.Written = write && len(rep.Differences) > 0
 		return nil
@@ -203,4 +161,74 @@ func RecomputeRatings(ctx context.Context, s *store.Store, write bool) (*Recompu
 		return nil, fmt.Errorf("recompute ratings: %w", err)
 	}
 	return rep, nil
+}
+
+// ratingHistory is every bot's rating as the rated matches give it.
+type ratingHistory struct {
+	state map[ladderBot]store.RatingState
+	// order lists the bots in the order they first played.
+	order   []ladderBot
+	matches int
+}
+
+// replayRatings replays every rated match, from the default rating, with
+// the worker's own rule (PeriodChanges).
+func replayRatings(ctx context.Context, st *store.Store) (*ratingHistory, error) {
+	h := &ratingHistory{state: map[ladderBot]store.RatingState{}}
+	def := rating.Default()
+	err := st.RatedMatchHistory(ctx, func(m store.RatedMatch) error {
+		h.matches += len(m.Games)
+		before := make(map[int64]store.RatingState, len(m.Games[0].Players))
+		for _, p := range m.Games[0].Players {
+			k := ladderBot{m.Ladder, p.BotID}
+			s, ok := h.state[k]
+			if !ok {
+				s = store.RatingState{BotID: p.BotID, Ladder: m.Ladder, Rating: def.Rating, Deviation: def.Deviation, Volatility: def.Volatility}
+				h.order = append(h.order, k)
+			}
+			before[p.BotID] = s
+		}
+		changes, err := PeriodChanges(rating.Method(m.Method), m.Games, before)
+		if err != nil {
+			return fmt.Errorf("match %d: %w", m.MatchID, err)
+		}
+		for _, c := range changes {
+			s := before[c.BotID]
+			s.Rating, s.Deviation, s.Volatility = c.After.Rating, c.After.Deviation, c.After.Volatility
+			s.Count(c.Outcomes)
+			h.state[ladderBot{m.Ladder, c.BotID}] = s
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// compareRatings lists the bots whose stored rating or record differs from
+// what history gives; with write, the recomputed values replace them.
+func compareRatings(ctx context.Context, st *store.Store, h *ratingHistory, write bool) ([]RatingDifference, error) {
+	stored, err := st.RatingListAll(ctx)
+	if err != nil {
+		return nil, err
+	}
+	storedBy := make(map[ladderBot]store.RatingState, len(stored))
+	for _, s := range stored {
+		storedBy[ladderBot{s.Ladder, s.BotID}] = s
+	}
+	var diffs []RatingDifference
+	for _, k := range h.order {
+		re, old := h.state[k], storedBy[k]
+		if re.Rating != old.Rating || re.Deviation != old.Deviation || re.Volatility != old.Volatility ||
+			re.Games != old.Games || re.Wins != old.Wins || re.Losses != old.Losses || re.Draws != old.Draws {
+			diffs = append(diffs, RatingDifference{Stored: old, Recomputed: re})
+			if write {
+				if err := st.RatingReplace(ctx, re); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return diffs, nil
 }

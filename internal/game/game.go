@@ -246,6 +246,14 @@ type Traits struct {
 	// replay folder (Entelect, round by round); otherwise the local
 	// command writes them at the end.
 	WritesBotLogs bool
+	// Python2 says the bare name "python" starts Python 2.7 where the
+	// machine has one (else Python 3, with a note in the bot's log), as
+	// on the original competition's machines; otherwise it is Python 3.
+	Python2 bool
+	// RunSh says the engine starts a bot's run.sh itself, through its #!
+	// line (sh without one), executable or not, so run.sh is a start-up
+	// script whose programs must be installed.
+	RunSh bool
 }
 
 // MapSize is one map size a rule set offers.

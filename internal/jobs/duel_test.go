@@ -10,6 +10,7 @@ import (
 	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/game/entelect"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/store"
 )
@@ -43,7 +44,7 @@ func TestWorkerPlaysADuel(t *testing.T) {
 		t.Fatalf("version 2: %s\n%s", got.BuildStatus, got.BuildLog)
 	}
 
-	svc := competition.New(e.st, e.client, slog.New(slog.DiscardHandler))
+	svc := competition.New(e.st, e.client, slog.New(slog.DiscardHandler), rulesets.Registry())
 	svc.DefaultMapSize["entelect"] = 1
 	const games = 4
 	id, err := svc.StartDuel(e.ctx, competition.DuelParams{UserID: e.owner, BotID: got.BotID, Version: 2, OpponentVersion: 1, MaxGames: games})

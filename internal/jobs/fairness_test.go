@@ -15,6 +15,7 @@ import (
 	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/botzip"
 	"github.com/broadside/broadside/internal/build"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/jobs"
 )
 
@@ -52,7 +53,7 @@ func TestBuildQueueFair(t *testing.T) {
 	e := setup(t)
 	limits := botzip.DefaultLimits()
 	svc := botupload.New(e.st, e.bucket, e.client, botupload.ZipInspector{Limits: limits}, slog.New(slog.DiscardHandler),
-		botupload.Limits{MaxBytes: limits.MaxZipBytes, MaxQueuedBuilds: 3, PerHour: 20})
+		botupload.Limits{MaxBytes: limits.MaxZipBytes, MaxQueuedBuilds: 3, PerHour: 20}, rulesets.Registry())
 	newUser := func(name string) int64 {
 		var id int64
 		if err := e.pool.QueryRow(e.ctx, `INSERT INTO users (username, password_hash) VALUES ($1, 'x') RETURNING id`, name).Scan(&id); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/botzip"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/store"
 )
@@ -107,7 +108,7 @@ func (e *env) upload(t *testing.T, name string, data []byte) int64 {
 	t.Helper()
 	limits := botzip.DefaultLimits()
 	svc := botupload.New(e.st, e.bucket, e.client, botupload.ZipInspector{Limits: limits},
-		slog.New(slog.DiscardHandler), botupload.Limits{MaxBytes: limits.MaxZipBytes})
+		slog.New(slog.DiscardHandler), botupload.Limits{MaxBytes: limits.MaxZipBytes}, rulesets.Registry())
 	res, err := svc.Save(e.ctx, botupload.Upload{OwnerID: e.owner, Name: name, Zip: bytes.NewReader(data), Size: int64(len(data))})
 	if err != nil {
 		t.Fatalf("upload %s: %v", name, err)

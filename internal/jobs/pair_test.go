@@ -42,7 +42,7 @@ func ladderBots(t *testing.T, e *env, game, dir string, n int) []int64 {
 // returns the matches it queued.
 func ladderTick(t *testing.T, e *env, game string, slots int) []int64 {
 	t.Helper()
-	svc := competition.New(e.st, e.client, slog.New(slog.DiscardHandler))
+	svc := competition.New(e.st, e.client, slog.New(slog.DiscardHandler), rulesets.Registry())
 	before := e.count(t, `SELECT coalesce(max(id), 0) FROM matches`)
 	n, err := svc.LadderTick(e.ctx, game, slots, rand.New(rand.NewPCG(7, 11)))
 	if err != nil {

@@ -253,7 +253,7 @@ func startParityWorker(t *testing.T, e *env, workDir string) {
 	}
 	runWorker(t, e, jobs.Deps{
 		Pool: e.pool, Bucket: e.bucket, Games: rulesets.Registry(), WorkDir: workDir,
-		Bwrap: sb.Match, Builder: build.New(sb.Build), TurnLimits: sandbox.TurnDefaults(), NoTimeLimits: true,
+		Bwrap: sb.Match, Builder: build.New(sb.Build, rulesets.Registry()), TurnLimits: sandbox.TurnDefaults(), NoTimeLimits: true,
 		MatchConcurrency: 2, BuildConcurrency: 2, ShutdownGrace: 10 * time.Second,
 	})
 }

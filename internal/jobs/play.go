@@ -3,7 +3,6 @@ package jobs
 import (
 	"context"
 	"fmt"
-	"io"
 	"path/filepath"
 
 	"github.com/broadside/broadside/internal/botexec"
@@ -23,7 +22,7 @@ type seatRunners struct {
 }
 
 func newSeatRunners(deps Deps) (*seatRunners, error) {
-	s := &seatRunners{bwrap: deps.Bwrap, limits: deps.TurnLimits, loader: match.NewLoader()}
+	s := &seatRunners{bwrap: deps.Bwrap, limits: deps.TurnLimits, loader: match.NewLoader(deps.Games)}
 	var runner sandbox.Runner
 	if deps.Bwrap != nil {
 		runner = deps.Bwrap
@@ -46,20 +45,11 @@ func (s *seatRunners) play(ctx context.Context, rs game.RuleSet, dirs []string, 
 		bots[i], _ = s.loader.Load(d)
 	}
 	m := match.Match{RuleSet: rs, Bots: bots, Options: opts, Calibrator: s.calibrator, Runtimes: s.loader.Runtimes}
+	var runner sandbox.Runner = s.host
 	if s.bwrap != nil {
-		sessions := match.SessionSeats(s.bwrap, s.limits)
-		// Every seat's time-outs are checked against the machine's load.
-		m.SeatRunner = func(ctx context.Context, seat int, bot game.Bot, opts game.Options) (sandbox.Runner, io.Closer, error) {
-			r, c, err := sessions(ctx, seat, bot, opts)
-			if err != nil {
-				return nil, nil, err
-			}
-			return overloadGuard{Runner: r, stall: cpuPressure}, c, nil
-		}
-		// Each seat's session shows a turn only its own round folder.
-		m.Options.ConfinedTurns = true
-	} else {
-		m.Options.Runner = overloadGuard{Runner: s.host, stall: cpuPressure}
+		runner = s.bwrap
 	}
+	// Every seat's time-outs are checked against the machine's load.
+	m.Sandbox(runner, s.limits, func(r sandbox.Runner) sandbox.Runner { return overloadGuard{Runner: r, stall: cpuPressure} })
 	return m.Play(ctx)
 }

@@ -55,7 +55,7 @@ func TestRatingCheckRaisesAlarm(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	sched, err := NewScheduler(SchedulerConfig{Pool: pool, BattleEvery: time.Hour, RatingCheckEvery: time.Second})
+	sched, err := NewScheduler(SchedulerConfig{Pool: pool, BattleEvery: time.Hour, RatingCheckEvery: time.Second, Rules: rulesets.Registry()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/broadside/broadside/internal/competition"
+	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -58,6 +59,8 @@ type SchedulerConfig struct {
 	// RatingCheckEvery runs the check of the ratings against their
 	// history at this interval; zero runs it nightly at 03:00 UTC.
 	RatingCheckEvery time.Duration
+	// Rules are the games battles and ladder matches are played in.
+	Rules *game.Registry
 }
 
 // Scheduler runs the periodic competition jobs. It has no River client of
@@ -175,7 +178,7 @@ func recorded(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger, name st
 
 // attach gives the scheduler the client its matches are enqueued with.
 func (s *Scheduler) attach(c *Client) {
-	s.svc = competition.New(store.New(s.cfg.Pool), c, s.cfg.Logger)
+	s.svc = competition.New(store.New(s.cfg.Pool), c, s.cfg.Logger, s.cfg.Rules)
 }
 
 // BattleTick starts due battles and advances running ones. Advancing is

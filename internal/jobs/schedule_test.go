@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
 )
@@ -18,7 +19,7 @@ func schedFixture(t *testing.T, n, slots int) (*Scheduler, *store.Store, []int64
 	t.Parallel()
 	pool := testdb.NewPool(t)
 	st := store.New(pool)
-	s, err := NewScheduler(SchedulerConfig{Pool: pool, LadderGames: []string{"entelect"}, LadderSlots: slots})
+	s, err := NewScheduler(SchedulerConfig{Pool: pool, LadderGames: []string{"entelect"}, LadderSlots: slots, Rules: rulesets.Registry()})
 	if err != nil {
 		t.Fatal(err)
 	}

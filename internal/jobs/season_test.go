@@ -86,7 +86,7 @@ func TestSeasonRunsByItself(t *testing.T) {
 	for i := 0; i < 2; i++ {
 		sched, err := NewScheduler(SchedulerConfig{
 			Pool: pool, BattleEvery: every, LadderEvery: every, RatingCheckEvery: every,
-			LadderGames: []string{"entelect"}, LadderSlots: 1,
+			LadderGames: []string{"entelect"}, LadderSlots: 1, Rules: rulesets.Registry(),
 		})
 		if err != nil {
 			t.Fatal(err)

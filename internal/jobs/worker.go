@@ -127,28 +127,7 @@ func NewWorker(deps Deps) (*Worker, error) {
 	if deps.Pool == nil || deps.Bucket == nil {
 		return nil, errors.New("jobs: worker needs a database pool and a blob bucket")
 	}
-	if deps.Logger == nil {
-		deps.Logger = slog.New(slog.DiscardHandler)
-	}
-	if deps.Timeouts == (Timeouts{}) {
-		deps.Timeouts = DefaultTimeouts()
-	}
-	if deps.WorkDir == "" {
-		deps.WorkDir = os.TempDir()
-	}
-	deps.TurnLimits = sandbox.WithDefaults(deps.TurnLimits, sandbox.TurnDefaults())
-	if deps.WorkerID == "" {
-		deps.WorkerID = newWorkerID()
-	}
-	if deps.LiveEvery <= 0 {
-		deps.LiveEvery = DefaultLiveEvery
-	}
-	if deps.HeartbeatEvery <= 0 {
-		deps.HeartbeatEvery = DefaultHeartbeatEvery
-	}
-	if deps.DeadAfter <= 0 {
-		deps.DeadAfter = DefaultDeadAfter
-	}
+	deps = deps.withDefaults()
 	dir, swept, err := claimWorkDir(deps.WorkDir, deps.WorkerID)
 	if err != nil {
 		return nil, err
@@ -206,6 +185,33 @@ func NewWorker(deps Deps) (*Worker, error) {
 
 // fetchPollInterval is how often a worker looks for jobs it was not told of.
 const fetchPollInterval = 5 * time.Second
+
+// withDefaults is deps with the defaults of the settings left unset.
+func (deps Deps) withDefaults() Deps {
+	if deps.Logger == nil {
+		deps.Logger = slog.New(slog.DiscardHandler)
+	}
+	if deps.Timeouts == (Timeouts{}) {
+		deps.Timeouts = DefaultTimeouts()
+	}
+	if deps.WorkDir == "" {
+		deps.WorkDir = os.TempDir()
+	}
+	deps.TurnLimits = sandbox.WithDefaults(deps.TurnLimits, sandbox.TurnDefaults())
+	if deps.WorkerID == "" {
+		deps.WorkerID = newWorkerID()
+	}
+	if deps.LiveEvery <= 0 {
+		deps.LiveEvery = DefaultLiveEvery
+	}
+	if deps.HeartbeatEvery <= 0 {
+		deps.HeartbeatEvery = DefaultHeartbeatEvery
+	}
+	if deps.DeadAfter <= 0 {
+		deps.DeadAfter = DefaultDeadAfter
+	}
+	return deps
+}
 
 // riverConfig is the worker's River configuration over queues, workers
 // and periodic jobs; tests of how River hands out jobs use it too.

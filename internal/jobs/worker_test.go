@@ -14,6 +14,7 @@ import (
 	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/game/entelect"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/sandbox"
 	"github.com/broadside/broadside/internal/testenv"
@@ -50,7 +51,7 @@ func startWorkerWith(t *testing.T, e *env, workDir string, games *game.Registry,
 		t.Fatal(err)
 	}
 	deps.Bwrap = sb.Match
-	b := build.New(sb.Build)
+	b := build.New(sb.Build, rulesets.Registry())
 	// Maven downloads from Debian's system repository (scripts/setup.sh
 	// installs the plugins there): no network needed.
 	b.Env = []string{"MAVEN_MIRROR=file:///usr/share/maven-repo"}

@@ -19,19 +19,23 @@ import (
 // for the Loader's life.
 type Loader struct {
 	Runtimes *botexec.Runtimes
+	// Rules are the games a manifest may name, and say how each game's
+	// engine starts bots.
+	Rules *game.Registry
 }
 
-// NewLoader returns a Loader that finds runtimes on PATH.
-func NewLoader() *Loader {
-	return &Loader{Runtimes: botexec.NewRuntimes()}
+// NewLoader returns a Loader for the games of rules that finds runtimes
+// on PATH.
+func NewLoader(rules *game.Registry) *Loader {
+	return &Loader{Runtimes: botexec.NewRuntimes(), Rules: rules}
 }
 
-// LoadBot prepares the seat of the bot in folder dir. It never fails: a
-// problem (no bot.json, unknown BotType, missing RunFile or runtime) is put
-// in the seat's LoadError, and the rule set plays that seat as doing
-// nothing, with the reason in the summary.
-func LoadBot(dir string) game.Bot {
-	b, _ := NewLoader().Load(dir)
+// LoadBot prepares the seat of the bot in folder dir, for the games of
+// rules. It never fails: a problem (no bot.json, unknown game or BotType,
+// missing RunFile or runtime) is put in the seat's LoadError, and the rule
+// set plays that seat as doing nothing, with the reason in the summary.
+func LoadBot(rules *game.Registry, dir string) game.Bot {
+	b, _ := NewLoader(rules).Load(dir)
 	return b
 }
 
@@ -44,6 +48,14 @@ func (l *Loader) Load(dir string) (game.Bot, botmeta.Manifest) {
 	}
 	b := game.Bot{Dir: abs, Name: filepath.Base(abs)}
 	m, err := botmeta.Load(abs)
+	if err == nil {
+		err = m.CheckGame(l.Rules.Names())
+	}
+	if err != nil {
+		b.LoadError = fmt.Errorf("bot folder %s: %w", dir, err)
+		return b, botmeta.Manifest{}
+	}
+	rs, err := l.Rules.Get(m.Game)
 	if err != nil {
 		b.LoadError = fmt.Errorf("bot folder %s: %w", dir, err)
 		return b, botmeta.Manifest{}
@@ -53,7 +65,7 @@ func (l *Loader) Load(dir string) (game.Bot, botmeta.Manifest) {
 	}
 	b.Meta = game.BotInfo{Author: m.Author, NickName: m.NickName, Email: m.Email, BotType: m.BotType.String()}
 	b.Language = m.BotType.String()
-	launch, err := botexec.Command(l.Runtimes, m, abs)
+	launch, err := botexec.Command(l.Runtimes, m, abs, rs.Traits())
 	if err != nil {
 		b.LoadError = fmt.Errorf("bot %s: %w", b.Name, err)
 		return b, m

@@ -12,6 +12,7 @@ import (
 
 	"github.com/broadside/broadside/internal/botexec"
 	"github.com/broadside/broadside/internal/game"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/sandbox"
 	"github.com/broadside/broadside/internal/testenv"
 )
@@ -63,7 +64,7 @@ func TestLoadBot(t *testing.T) {
 				t.Setenv("PATH", t.TempDir())
 			}
 			dir := writeBot(t, tt.files)
-			b := LoadBot(dir)
+			b := LoadBot(rulesets.Registry(), dir)
 			if b.Dir != dir {
 				t.Errorf("Dir = %q, want %q", b.Dir, dir)
 			}
@@ -88,7 +89,7 @@ func TestLoadBotsGame(t *testing.T) {
 	ent := writeBot(t, map[string]string{"bot.json": pyBot, "bot.py": ""})
 	hs := writeBot(t, map[string]string{"bot.json": `{"BotType":5,"RunFile":"b.py","Game":"hitandsunk"}`, "b.py": ""})
 	broken := writeBot(t, nil)
-	l := NewLoader()
+	l := NewLoader(rulesets.Registry())
 	if _, g := l.LoadBots([]string{ent, ent, broken}); g != "entelect" {
 		t.Errorf("agreeing bots: game %q", g)
 	}
@@ -156,7 +157,7 @@ func TestMatchPlay(t *testing.T) {
 		rs := &runOnce{}
 		closed := 0
 		m := Match{
-			RuleSet: rs, Bots: []game.Bot{LoadBot(good), LoadBot(missing)}, Options: game.Options{Seed: 7},
+			RuleSet: rs, Bots: []game.Bot{LoadBot(rulesets.Registry(), good), LoadBot(rulesets.Registry(), missing)}, Options: game.Options{Seed: 7},
 			Calibrator: cal,
 			SeatRunner: func(ctx context.Context, seat int, b game.Bot, _ game.Options) (sandbox.Runner, io.Closer, error) {
 				return host, closeCounter{&closed}, nil
@@ -187,7 +188,7 @@ func TestMatchPlay(t *testing.T) {
 	})
 	t.Run("no limit skips calibration", func(t *testing.T) {
 		rs := &runOnce{}
-		m := Match{RuleSet: rs, Bots: []game.Bot{LoadBot(good), LoadBot(good)},
+		m := Match{RuleSet: rs, Bots: []game.Bot{LoadBot(rulesets.Registry(), good), LoadBot(rulesets.Registry(), good)},
 			Options: game.Options{NoLimit: true, Runner: host}, Calibrator: cal}
 		if _, err := m.Play(ctx); err != nil {
 			t.Fatal(err)
@@ -197,19 +198,19 @@ func TestMatchPlay(t *testing.T) {
 		}
 	})
 	t.Run("wrong number of seats", func(t *testing.T) {
-		_, err := Match{RuleSet: &runOnce{}, Bots: []game.Bot{LoadBot(good)}, Options: game.Options{Runner: host}}.Play(ctx)
+		_, err := Match{RuleSet: &runOnce{}, Bots: []game.Bot{LoadBot(rulesets.Registry(), good)}, Options: game.Options{Runner: host}}.Play(ctx)
 		if !errors.Is(err, ErrSeats) || !strings.Contains(err.Error(), "takes 2 players, got 1") {
 			t.Errorf("error = %v", err)
 		}
 	})
 	t.Run("no runner", func(t *testing.T) {
-		_, err := Match{RuleSet: &runOnce{}, Bots: []game.Bot{LoadBot(good), LoadBot(good)}}.Play(ctx)
+		_, err := Match{RuleSet: &runOnce{}, Bots: []game.Bot{LoadBot(rulesets.Registry(), good), LoadBot(rulesets.Registry(), good)}}.Play(ctx)
 		if err == nil || !strings.Contains(err.Error(), "no runner for seat 1 (Annie)") {
 			t.Errorf("error = %v", err)
 		}
 	})
 	t.Run("seat runner failure", func(t *testing.T) {
-		m := Match{RuleSet: &runOnce{}, Bots: []game.Bot{LoadBot(good), LoadBot(good)},
+		m := Match{RuleSet: &runOnce{}, Bots: []game.Bot{LoadBot(rulesets.Registry(), good), LoadBot(rulesets.Registry(), good)},
 			SeatRunner: func(context.Context, int, game.Bot, game.Options) (sandbox.Runner, io.Closer, error) {
 				return nil, nil, errors.New("bwrap gone")
 			}}
@@ -218,7 +219,7 @@ func TestMatchPlay(t *testing.T) {
 		}
 	})
 	t.Run("a panicking rule set is an error", func(t *testing.T) {
-		_, err := Match{RuleSet: &runOnce{panics: true}, Bots: []game.Bot{LoadBot(good), LoadBot(good)},
+		_, err := Match{RuleSet: &runOnce{panics: true}, Bots: []game.Bot{LoadBot(rulesets.Registry(), good), LoadBot(rulesets.Registry(), good)},
 			Options: game.Options{Runner: host}}.Play(ctx)
 		if err == nil || !strings.Contains(err.Error(), "engine failed: index out of range") {
 			t.Errorf("error = %v", err)

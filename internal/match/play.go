@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 
@@ -45,17 +44,9 @@ var ErrSeats = errors.New("wrong number of players")
 // the match could not be played (wrong number of seats, no runner, the
 // replay folder not writable, the rule set failing); whatever a bot does
 // is part of the summary.
-func (m Match) Play(ctx context.Context) (sum *game.Summary, err error) {
-	if m.RuleSet == nil {
-		return nil, errors.New("match: no rule set")
-	}
-	lo, hi := m.RuleSet.Seats()
-	if n := len(m.Bots); n < lo || n > hi {
-		want := fmt.Sprintf("%d", lo)
-		if hi != lo {
-			want = fmt.Sprintf("%d to %d", lo, hi)
-		}
-		return nil, fmt.Errorf("match: %s takes %s players, got %d: %w", m.RuleSet.Name(), want, n, ErrSeats)
+func (m Match) Play(ctx context.Context) (*game.Summary, error) {
+	if err := m.checkSeats(); err != nil {
+		return nil, err
 	}
 	log := m.Options.Logger
 	if log == nil {
@@ -76,41 +67,74 @@ func (m Match) Play(ctx context.Context) (sum *game.Summary, err error) {
 		}
 	}()
 	for i := range bots {
-		b := &bots[i]
-		if b.Console != nil || b.LoadError != nil {
-			continue
+		c, err := m.prepareSeat(ctx, i, &bots[i], progs, log)
+		if c != nil {
+			closers = append(closers, c)
 		}
-		if progs.Note != "" && namesPython(*b, m.RuleSet.Name()) {
-			b.Notes = append(append([]string(nil), b.Notes...), progs.Note)
+		if err != nil {
+			return nil, err
 		}
-		if m.Calibrator != nil && !m.Options.NoLimit && b.Calibration == 0 {
-			d, err := m.Calibrator.Calibrate(ctx, b.Language)
-			if err != nil {
-				// The bot still plays, without the allowance.
-				log.Warn("calibration failed", "seat", i+1, "language", b.Language, "err", err)
-			}
-			b.Calibration = d
-		}
-		if m.SeatRunner != nil && b.Runner == nil {
-			r, c, err := m.SeatRunner(ctx, i, *b, m.Options)
-			if err != nil {
-				return nil, fmt.Errorf("match: runner for %s: %w", seatLabel(i, *b), err)
-			}
-			b.Runner = r
-			if c != nil {
-				closers = append(closers, c)
-			}
-		}
-		if b.Runner == nil {
-			b.Runner = m.Options.Runner
-		}
-		if b.Runner == nil {
-			return nil, fmt.Errorf("match: no runner for %s", seatLabel(i, *b))
-		}
-		b.Runner = withBotFolder{inner: b.Runner, mount: sandbox.Mount{Source: b.Dir, Writable: true}, programs: progs.Dir}
 	}
-	// A rule set must never panic on bot input; should one have a bug, the
-	// worker's other matches go on and this one is reported as failed.
+	return m.playRules(ctx, bots, log)
+}
+
+// checkSeats fails when the number of seats does not fit the rule set.
+func (m Match) checkSeats() error {
+	if m.RuleSet == nil {
+		return errors.New("match: no rule set")
+	}
+	lo, hi := m.RuleSet.Seats()
+	if n := len(m.Bots); n < lo || n > hi {
+		want := fmt.Sprintf("%d", lo)
+		if hi != lo {
+			want = fmt.Sprintf("%d to %d", lo, hi)
+		}
+		return fmt.Errorf("match: %s takes %s players, got %d: %w", m.RuleSet.Name(), want, n, ErrSeats)
+	}
+	return nil
+}
+
+// prepareSeat readies bot process seat i: the note on its "python", its
+// start-up allowance, and its runner, which sees the bot's folder and
+// finds the interpreters of progs first. The closer, if any, ends the
+// seat's runner once the match is over.
+func (m Match) prepareSeat(ctx context.Context, i int, b *game.Bot, progs botexec.Programs, log *slog.Logger) (io.Closer, error) {
+	if b.Console != nil || b.LoadError != nil {
+		return nil, nil
+	}
+	if progs.Note != "" && namesPython(*b, m.RuleSet.Traits()) {
+		b.Notes = append(append([]string(nil), b.Notes...), progs.Note)
+	}
+	if m.Calibrator != nil && !m.Options.NoLimit && b.Calibration == 0 {
+		d, err := m.Calibrator.Calibrate(ctx, b.Language)
+		if err != nil {
+			// The bot still plays, without the allowance.
+			log.Warn("calibration failed", "seat", i+1, "language", b.Language, "err", err)
+		}
+		b.Calibration = d
+	}
+	var closer io.Closer
+	if m.SeatRunner != nil && b.Runner == nil {
+		r, c, err := m.SeatRunner(ctx, i, *b, m.Options)
+		if err != nil {
+			return nil, fmt.Errorf("match: runner for %s: %w", seatLabel(i, *b), err)
+		}
+		b.Runner, closer = r, c
+	}
+	if b.Runner == nil {
+		b.Runner = m.Options.Runner
+	}
+	if b.Runner == nil {
+		return closer, fmt.Errorf("match: no runner for %s", seatLabel(i, *b))
+	}
+	b.Runner = withBotFolder{inner: b.Runner, mount: sandbox.Mount{Source: b.Dir, Writable: true}, programs: progs.Dir}
+	return closer, nil
+}
+
+// playRules hands the seats to the rule set. A rule set must never panic
+// on bot input; should one have a bug, the worker's other matches go on
+// and this one is reported as failed.
+func (m Match) playRules(ctx context.Context, bots []game.Bot, log *slog.Logger) (sum *game.Summary, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			log.Error("rule set panicked", "game", m.RuleSet.Name(), "panic", r, "stack", string(debug.Stack()))
@@ -133,7 +157,7 @@ func (m Match) programs() (botexec.Programs, error) {
 	if rt == nil {
 		rt = botexec.NewRuntimes()
 	}
-	p, err := rt.Programs(botexec.PythonFor(m.RuleSet.Name()))
+	p, err := rt.Programs(botexec.PythonFor(m.RuleSet.Traits()))
 	if err != nil {
 		return p, fmt.Errorf("match: %w", err)
 	}
@@ -141,14 +165,14 @@ func (m Match) programs() (botexec.Programs, error) {
 }
 
 // namesPython says whether the bot's start-up scripts run the bare "python".
-func namesPython(b game.Bot, gameName string) bool {
+func namesPython(b game.Bot, t game.Traits) bool {
 	runFile := ""
 	if len(b.Command) > 0 {
 		if rel, err := filepath.Rel(b.Dir, b.Command[0]); err == nil && filepath.IsLocal(rel) {
 			runFile = filepath.ToSlash(rel)
 		}
 	}
-	for _, s := range botexec.StartScripts(b.Dir, gameName, runFile) {
+	for _, s := range botexec.StartScripts(b.Dir, t, runFile) {
 		named, _ := botexec.NamedPrograms(b.Dir, s)
 		for _, n := range named {
 			if n.Program == "python" {
@@ -191,28 +215,4 @@ func (r withBotFolder) Run(ctx context.Context, c sandbox.Cmd) (sandbox.Result, 
 // Start starts c with the bot folder mounted.
 func (r withBotFolder) Start(ctx context.Context, c sandbox.Cmd) (sandbox.Process, error) {
 	return r.inner.Start(ctx, r.cmd(c))
-}
-
-// SessionSeats gives each seat its own sandbox session for the whole
-// match: it sees the bot's folder and, per turn, only that turn's own
-// round folder inside the replay folder (a PerCommand mount), so every
-// turn of the seat runs in the one sandbox and never sees the other
-// player's files. Namespaces, mounts and cgroups are set up once per seat
-// per match instead of once per turn. Matches played with it set
-// Options.ConfinedTurns.
-func SessionSeats(b *sandbox.Bwrap, limits sandbox.Limits) SeatRunner {
-	return func(_ context.Context, _ int, bot game.Bot, opts game.Options) (sandbox.Runner, io.Closer, error) {
-		mounts := []sandbox.Mount{{Source: bot.Dir, Writable: true}}
-		if opts.ReplayDir != "" {
-			if err := os.MkdirAll(opts.ReplayDir, 0o755); err != nil {
-				return nil, nil, fmt.Errorf("match: replay folder: %w", err)
-			}
-			mounts = append(mounts, sandbox.Mount{Source: opts.ReplayDir, Writable: true, PerCommand: true})
-		}
-		sess, err := b.NewSession(mounts, limits)
-		if err != nil {
-			return nil, nil, err
-		}
-		return sess, sess, nil
-	}
 }

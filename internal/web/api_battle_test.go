@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/broadside/broadside/internal/competition"
+	"github.com/broadside/broadside/internal/game/rulesets"
 )
 
 // hiddenBattle registers olga, an organiser, and ann, each with a built
@@ -45,7 +46,7 @@ func TestAPIBattleHiddenResults(t *testing.T) {
 	}
 	match := b.queue.matchIDs()[0]
 	b.finishDuel(t, match, annBot)
-	svc := competition.New(b.st, b.queue, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	svc := competition.New(b.st, b.queue, slog.New(slog.NewTextHandler(io.Discard, nil)), rulesets.Registry())
 	if err := svc.AdvanceBattle(b.ctx, id); err != nil {
 		t.Fatal(err)
 	}

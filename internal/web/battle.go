@@ -19,9 +19,7 @@ const battleTimeLayout = "2006-01-02T15:04"
 
 // battleService is the competition layer over the handler's store and queue.
 func (h *Handler) battleService() *competition.Service {
-	svc := competition.New(h.store, h.queue, h.logger)
-	svc.Rules = h.cfg.Rules
-	return svc
+	return competition.New(h.store, h.queue, h.logger, h.cfg.Rules)
 }
 
 // isOrganiser reports whether the visitor has the organiser role.

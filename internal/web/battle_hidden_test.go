@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/broadside/broadside/internal/competition"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/web"
 )
@@ -50,7 +51,7 @@ func newHiddenWorld(t *testing.T, strengths []int) *hiddenWorld {
 	b := startPortal(t, nil, "mem://", nil, func(*pgxpool.Pool) web.Queue { return q })
 	b.queue = q
 	w := &hiddenWorld{b: b, strength: map[int64]int{}, viewers: map[string]viewer{}}
-	w.svc = competition.New(b.st, q, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	w.svc = competition.New(b.st, q, slog.New(slog.NewTextHandler(io.Discard, nil)), rulesets.Registry())
 
 	org := b.organiser(t)
 	w.viewers["organiser"] = viewer{org, org.apiToken("desk")}

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
 	"github.com/broadside/broadside/internal/web"
@@ -39,7 +40,7 @@ func BenchmarkLeaderboardPage(b *testing.B) {
 		gzip bool
 	}{{"cached", true, false}, {"cached-gzip", true, true}, {"uncached", false, false}} {
 		b.Run(c.name, func(b *testing.B) {
-			cfg := web.DefaultConfig()
+			cfg := web.DefaultConfig(rulesets.Registry())
 			if !c.ttl {
 				cfg.LeaderboardTTL = 0
 			}

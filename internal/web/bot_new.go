@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/broadside/broadside/internal/botupload"
+	"github.com/broadside/broadside/internal/bytesize"
 	"github.com/broadside/broadside/web/page"
 )
 
@@ -87,6 +88,6 @@ func (h *Handler) uploadTooLarge(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	v.Error = fmt.Sprintf("The zip is larger than the limit of %s (%d bytes).", mib(h.cfg.UploadMaxBytes), h.cfg.UploadMaxBytes)
+	v.Error = fmt.Sprintf("The zip is larger than the limit of %s (%d bytes).", bytesize.Format(h.cfg.UploadMaxBytes), h.cfg.UploadMaxBytes)
 	h.render(w, r, http.StatusRequestEntityTooLarge, page.Upload(v))
 }

@@ -84,37 +84,12 @@ func buildOver(status string) bool { return status == store.BuildOK || status ==
 // and "end" when the build is over (at once for a build already over).
 func (h *Handler) buildEvents(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	botID, err := pathID(r, "id")
+	ownerID, ver, err := h.buildVersion(r)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	number, err := strconv.Atoi(chi.URLParam(r, "n"))
-	if err != nil {
-		h.fail(w, r, refuse(http.StatusNotFound, "There is no such version."))
-		return
-	}
-	b, err := h.store.BotDetailGet(ctx, botID)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	versions, err := h.store.BotVersionRows(ctx, botID)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	var ver *store.BotVersionRow
-	for i := range versions {
-		if versions[i].Number == number {
-			ver = &versions[i]
-		}
-	}
-	if ver == nil {
-		h.fail(w, r, refuse(http.StatusNotFound, "There is no such version."))
-		return
-	}
-	owner := h.base(r, "").UserID == b.OwnerID
+	owner := h.base(r, "").UserID == ownerID
 	release, ok := h.takeStream(w, r)
 	if !ok {
 		return
@@ -144,12 +119,49 @@ func (h *Handler) buildEvents(w http.ResponseWriter, r *http.Request) {
 	if n, err := strconv.Atoi(r.Header.Get("Last-Event-ID")); err == nil && n >= 0 {
 		next = n + 1
 	}
+	h.followBuild(ctx, sse, ch, ver.ID, owner, next)
+}
+
+// buildVersion is the bot version the request names, with its bot's owner.
+func (h *Handler) buildVersion(r *http.Request) (ownerID int64, ver *store.BotVersionRow, err error) {
+	ctx := r.Context()
+	botID, err := pathID(r, "id")
+	if err != nil {
+		return 0, nil, err
+	}
+	number, err := strconv.Atoi(chi.URLParam(r, "n"))
+	if err != nil {
+		return 0, nil, refuse(http.StatusNotFound, "There is no such version.")
+	}
+	b, err := h.store.BotDetailGet(ctx, botID)
+	if err != nil {
+		return 0, nil, err
+	}
+	versions, err := h.store.BotVersionRows(ctx, botID)
+	if err != nil {
+		return 0, nil, err
+	}
+	for i := range versions {
+		if versions[i].Number == number {
+			ver = &versions[i]
+		}
+	}
+	if ver == nil {
+		return 0, nil, refuse(http.StatusNotFound, "There is no such version.")
+	}
+	return b.OwnerID, ver, nil
+}
+
+// followBuild streams a running build's events from ch until it ends: to
+// its owner, the log from chunk next on, read back from the database
+// whenever the stream falls behind the fan-out.
+func (h *Handler) followBuild(ctx context.Context, sse *sseStream, ch <-chan sseEvent, versionID int64, owner bool, next int) {
 	// catchUp reads the chunks the client lacks from the database: on
 	// connecting, and after it fell behind the fan-out.
 	catchUp := func() []sseEvent {
-		chunks, err := h.store.BuildLogChunks(ctx, ver.ID, next)
+		chunks, err := h.store.BuildLogChunks(ctx, versionID, next)
 		if err != nil {
-			h.logger.WarnContext(ctx, "live: build log", "version_id", ver.ID, "err", err)
+			h.logger.WarnContext(ctx, "live: build log", "version_id", versionID, "err", err)
 			return nil
 		}
 		out := make([]sseEvent, 0, len(chunks))

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/broadside/broadside/internal/bytesize"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/web/page"
 )
@@ -38,7 +39,7 @@ func (h *Handler) classify(r *http.Request, err error) (int, string) {
 	case errors.Is(err, store.ErrNotFound):
 		return http.StatusNotFound, "There is nothing here: it may never have existed, or it was removed."
 	case errors.As(err, &tooBig):
-		return http.StatusRequestEntityTooLarge, fmt.Sprintf("The upload is larger than the limit of %s.", mib(h.cfg.UploadMaxBytes))
+		return http.StatusRequestEntityTooLarge, fmt.Sprintf("The upload is larger than the limit of %s.", bytesize.Format(h.cfg.UploadMaxBytes))
 	case store.Unavailable(err) && !h.databaseAnswers(r.Context()):
 		h.logger.WarnContext(r.Context(), "database unavailable", "method", r.Method, "path", r.URL.Path, "err", err)
 		return http.StatusServiceUnavailable, unavailableMsg
@@ -97,13 +98,6 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(v) // the client hung up; nothing left to tell it
-}
-
-func mib(n int64) string {
-	if n%(1<<20) == 0 {
-		return fmt.Sprintf("%d MiB", n>>20)
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 }
 
 // databaseAnswers pings the database, briefly: a network error may be the

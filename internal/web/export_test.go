@@ -22,6 +22,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/broadside/broadside/internal/competition"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
 	"github.com/broadside/broadside/internal/web"
@@ -272,7 +273,7 @@ func TestExportHiddenBattle(t *testing.T) {
 	}
 	game := b.queue.matchIDs()[0]
 	b.finishDuel(t, game, annBot)
-	svc := competition.New(b.st, b.queue, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	svc := competition.New(b.st, b.queue, slog.New(slog.NewTextHandler(io.Discard, nil)), rulesets.Registry())
 	if err := svc.AdvanceBattle(b.ctx, battle); err != nil {
 		t.Fatal(err)
 	}
@@ -442,7 +443,7 @@ func TestExportStreams(t *testing.T) {
 	t.Parallel()
 	pool := testdb.NewPool(t)
 	seedMatches(t, pool, 3000)
-	h := web.New(store.New(pool), nil, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), web.DefaultConfig()).Routes()
+	h := web.New(store.New(pool), nil, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), web.DefaultConfig(rulesets.Registry())).Routes()
 	for _, format := range []string{"csv", "jsonl"} {
 		rec := &flushRecorder{header: http.Header{}}
 		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/exports/matches?format="+format, nil))
@@ -471,7 +472,7 @@ func TestExportStreams(t *testing.T) {
 func TestExportFailsBeforeSending(t *testing.T) {
 	t.Parallel()
 	pool := testdb.NewPool(t)
-	h := web.New(store.New(pool), nil, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), web.DefaultConfig()).Routes()
+	h := web.New(store.New(pool), nil, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), web.DefaultConfig(rulesets.Registry())).Routes()
 	pool.Close()
 	for _, path := range []string{"/api/exports/matches?format=csv", "/api/exports/leaderboard?format=jsonl"} {
 		rec := httptest.NewRecorder()
@@ -494,7 +495,7 @@ func BenchmarkExportMatches(b *testing.B) {
 	}
 	pool := testdb.NewPool(b)
 	seedMatches(b, pool, n)
-	h := web.New(store.New(pool), nil, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), web.DefaultConfig()).Routes()
+	h := web.New(store.New(pool), nil, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), web.DefaultConfig(rulesets.Registry())).Routes()
 	for b.Loop() {
 		rec := &flushRecorder{header: http.Header{}, discard: true}
 		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/exports/matches", nil))

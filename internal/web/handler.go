@@ -19,7 +19,6 @@ import (
 	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/game"
-	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -109,9 +108,9 @@ type Notifier interface {
 	SetEmail(ctx context.Context, userID int64, address string) error
 }
 
-// DefaultConfig returns the settings the portal runs with unless told otherwise.
-func DefaultConfig() Config {
-	rules := rulesets.Registry()
+// DefaultConfig returns the settings the portal runs with unless told
+// otherwise, for the games of rules.
+func DefaultConfig(rules *game.Registry) Config {
 	return Config{
 		UploadMaxBytes: 20 << 20,
 		// A build and the next two fixes of it.
@@ -186,14 +185,11 @@ type Handler struct {
 
 // New returns the portal's handler.
 func New(st *store.Store, blobs *blob.Bucket, queue Queue, inspect botupload.Inspector, logger *slog.Logger, cfg Config) *Handler {
-	if cfg.Rules == nil {
-		cfg.Rules = rulesets.Registry()
-	}
 	h := &Handler{
 		store:     st,
 		blobs:     blobs,
 		queue:     queue,
-		uploads:   botupload.New(st, blobs, queue, inspect, logger, cfg.UploadLimits()),
+		uploads:   botupload.New(st, blobs, queue, inspect, logger, cfg.UploadLimits(), cfg.Rules),
 		logger:    logger,
 		cfg:       cfg,
 		logins:    newLimiter(cfg.LoginWindow),
@@ -208,8 +204,7 @@ func New(st *store.Store, blobs *blob.Bucket, queue Queue, inspect botupload.Ins
 	h.builds = newBuildHub(st, logger)
 	h.duelLive = newDuelHub(h)
 	h.board = newLeaderboardCache(cfg.LeaderboardTTL, h.now)
-	h.comp = competition.New(st, queue, logger)
-	h.comp.Rules = cfg.Rules
+	h.comp = competition.New(st, queue, logger, cfg.Rules)
 	for _, g := range cfg.Games {
 		h.comp.DefaultMapSize[g] = cfg.ChallengeMapSize
 	}

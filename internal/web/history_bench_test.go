@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
 	"github.com/broadside/broadside/internal/web"
@@ -60,7 +61,7 @@ func BenchmarkHistoryPages(b *testing.B) {
 	if err := pool.QueryRow(ctx, `SELECT id FROM clans`).Scan(&clan); err != nil {
 		b.Fatal(err)
 	}
-	h := web.New(store.New(pool), nil, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), web.DefaultConfig()).Routes()
+	h := web.New(store.New(pool), nil, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), web.DefaultConfig(rulesets.Registry())).Routes()
 	for _, path := range []string{
 		fmt.Sprintf("/bots/%d", bot),
 		fmt.Sprintf("/bots/%d/history", bot),

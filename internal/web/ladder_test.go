@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/broadside/broadside/internal/competition"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -26,7 +27,7 @@ func TestLadderQueueShown(t *testing.T) {
 	catBot, _ := b.builtBot(t, b.userID(t, "cat"), "Kitty")
 	// The pages show the queue the matchmaker saved; a tick with no free
 	// slot only saves it.
-	svc := competition.New(b.st, b.queue, slog.New(slog.DiscardHandler))
+	svc := competition.New(b.st, b.queue, slog.New(slog.DiscardHandler), rulesets.Registry())
 	tick := func() {
 		t.Helper()
 		if _, err := svc.LadderTick(b.ctx, "entelect", 0, rand.New(rand.NewPCG(1, 1))); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/broadside/broadside/internal/botupload"
 	"github.com/broadside/broadside/internal/botzip"
 	"github.com/broadside/broadside/internal/competition"
+	"github.com/broadside/broadside/internal/game/rulesets"
 )
 
 // apiDoc is the OpenAPI document as the portal serves it, with its
@@ -219,7 +220,7 @@ func TestOpenAPIAnswers(t *testing.T) {
 		}
 	}
 	b.finishDuel(t, b.queue.matchIDs()[0], annBot)
-	svc := competition.New(b.st, b.queue, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	svc := competition.New(b.st, b.queue, slog.New(slog.NewTextHandler(io.Discard, nil)), rulesets.Registry())
 	if err := svc.AdvanceBattle(b.ctx, battle); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"crypto/tls"
 	"net/http/httptest"
 	"testing"
+
+	"github.com/broadside/broadside/internal/game/rulesets"
 )
 
 func TestCookieSecure(t *testing.T) {
@@ -23,7 +25,7 @@ func TestCookieSecure(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := DefaultConfig()
+			cfg := DefaultConfig(rulesets.Registry())
 			cfg.CookieSecure = c.force
 			h := &Handler{cfg: cfg}
 			r := httptest.NewRequest("GET", "/", nil)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/botupload"
+	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
@@ -122,7 +123,7 @@ func startPortalOn(t *testing.T, pool *pgxpool.Pool, inspect botupload.Inspector
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { blobs.Close() })
-	cfg := web.DefaultConfig()
+	cfg := web.DefaultConfig(rulesets.Registry())
 	cfg.UploadMaxBytes = 1 << 20
 	cfg.LoginAttempts = 5
 	cfg.LeaderboardTTL = 0 // tests read back what they just wrote

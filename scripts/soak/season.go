@@ -7,15 +7,16 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/broadside/broadside/internal/botzip"
+	"github.com/broadside/broadside/internal/game/brainjar"
+	entelectrules "github.com/broadside/broadside/internal/game/entelect"
 )
 
 // starters are the bots each contestant enters, by game: the Python
@@ -76,7 +77,7 @@ func openSeason(ctx context.Context, p *platform, s settings, log *slog.Logger) 
 
 	for _, c := range se.contestants {
 		for i, st := range starters {
-			data, err := zipFolder(st.dir)
+			data, err := botzip.Pack(st.dir)
 			if err != nil {
 				return nil, err
 			}
@@ -120,7 +121,7 @@ func (se *season) openClan(ctx context.Context) error {
 	// Challenges need built bots: wait for the BrainJar ones.
 	var bj []seasonBot
 	for _, b := range se.bots {
-		if b.game == "brainjar" {
+		if b.game == brainjar.Name {
 			bj = append(bj, b)
 		}
 	}
@@ -161,7 +162,7 @@ func (se *season) openClan(ctx context.Context) error {
 func (se *season) scheduleBattle(ctx context.Context, org *contestant) error {
 	var entelect []seasonBot
 	for _, b := range se.bots {
-		if b.game == "entelect" && len(entelect) < battleSize {
+		if b.game == entelectrules.Name && len(entelect) < battleSize {
 			entelect = append(entelect, b)
 		}
 	}
@@ -283,35 +284,6 @@ func randomPassword() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
 	return "soak-" + hex.EncodeToString(b[:])
-}
-
-// zipFolder zips a bot folder as a contestant would.
-func zipFolder(dir string) ([]byte, error) {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		w, err := zw.Create(filepath.ToSlash(rel))
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(data)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("zip %s: %w", dir, err)
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 func mustZip(files map[string]string) []byte {

@@ -66,6 +66,38 @@ func (g *deepshipGame) frame(i int, o Options) (*Frame, error) {
 	var names [2]string
 	for p, pl := range r.Players {
 		names[p] = o.name(pl.Key, pl.Name)
+	}
+	f.Grids = g.waters(gm, names)
+	hits := drawDeepshipShots(f.Grids, gm, st.event)
+	if st.event >= 0 {
+		f.Files = []File{jsonFile(fmt.Sprintf("replay.json: games[%d].events[%d]", st.game, st.event), gm.Events[st.event])}
+		ev := gm.Events[st.event]
+		if ev.Player >= 0 && ev.Player < 2 {
+			f.Events = append(f.Events, deepshipEvent(names[ev.Player], ev))
+		}
+	} else {
+		f.Files = []File{jsonFile(fmt.Sprintf("replay.json: games[%d].ships", st.game), gm.Ships)}
+		if gm.Starter >= 0 && gm.Starter < 2 {
+			f.Events = append(f.Events, names[gm.Starter]+" fires first.")
+		}
+	}
+	wins := g.score(f, st, gameOver, o, names)
+	labels := deepshipLabels(gm.Number, st.event)
+	for p, pl := range r.Players {
+		f.Players = append(f.Players, Player{Key: pl.Key, Name: names[p], Stats: []Stat{
+			{"Games won", strconv.Itoa(wins[p])}, {"Hits this game", strconv.Itoa(hits[p])},
+		}})
+		if l, ok := o.stepLog(pl.Key, names[p], labels...); ok {
+			f.Logs = append(f.Logs, l)
+		}
+	}
+	return f, nil
+}
+
+// waters are each player's waters in game gm, with its ships.
+func (g *deepshipGame) waters(gm deepship.ReplayGame, names [2]string) []Grid {
+	var grids []Grid
+	for p := range g.r.Players {
 		gr := Grid{Title: names[p] + "'s waters", Cols: deepship.Cols, Rows: deepship.Rows,
 			ColLabels: numbers(deepship.Cols), RowLabels: letters(deepship.Rows)}
 		if gm.Ships[p] == nil {
@@ -81,10 +113,17 @@ func (g *deepshipGame) frame(i int, o Options) (*Frame, error) {
 			}
 			gr.Ships = append(gr.Ships, sh)
 		}
-		f.Grids = append(f.Grids, gr)
+		grids = append(grids, gr)
 	}
+	return grids
+}
+
+// drawDeepshipShots draws game gm's shots up to event on the waters shot
+// at, ringing the last, sinks the ships all hit, and counts each player's
+// hits.
+func drawDeepshipShots(grids []Grid, gm deepship.ReplayGame, event int) [2]int {
 	var hits [2]int
-	for k, ev := range gm.Events[:st.event+1] {
+	for k, ev := range gm.Events[:event+1] {
 		if ev.Player < 0 || ev.Player > 1 || ev.Coord == "" || ev.Result == "" {
 			continue
 		}
@@ -92,7 +131,7 @@ func (g *deepshipGame) frame(i int, o Options) (*Frame, error) {
 		if !ok {
 			continue
 		}
-		gr := &f.Grids[1-ev.Player]
+		gr := &grids[1-ev.Player]
 		kind := MarkMiss
 		if ev.Result != "miss" {
 			kind = MarkHit
@@ -100,13 +139,22 @@ func (g *deepshipGame) frame(i int, o Options) (*Frame, error) {
 			hitShip(gr, at, false)
 		}
 		gr.Marks = append(gr.Marks, Mark{at, kind})
-		if k == st.event {
+		if k == event {
 			gr.Marks = append(gr.Marks, Mark{at, MarkShot})
 		}
 	}
-	for p := range f.Grids {
-		sinkFull(&f.Grids[p])
+	for p := range grids {
+		sinkFull(&grids[p])
 	}
+	return hits
+}
+
+// score counts each player's games won up to step st (the round's score
+// as it stood) and tells the end of the game, and of the match, when st
+// is its last step.
+func (g *deepshipGame) score(f *Frame, st deepshipStep, gameOver bool, o Options, names [2]string) [2]int {
+	r := &g.r
+	gm := r.Games[st.game]
 	name := func(key string) string {
 		for p, pl := range r.Players {
 			if pl.Key == key {
@@ -115,20 +163,6 @@ func (g *deepshipGame) frame(i int, o Options) (*Frame, error) {
 		}
 		return key
 	}
-	if st.event >= 0 {
-		f.Files = []File{jsonFile(fmt.Sprintf("replay.json: games[%d].events[%d]", st.game, st.event), gm.Events[st.event])}
-	} else {
-		f.Files = []File{jsonFile(fmt.Sprintf("replay.json: games[%d].ships", st.game), gm.Ships)}
-	}
-	if st.event >= 0 {
-		ev := gm.Events[st.event]
-		if ev.Player >= 0 && ev.Player < 2 {
-			f.Events = append(f.Events, deepshipEvent(names[ev.Player], ev))
-		}
-	} else if gm.Starter >= 0 && gm.Starter < 2 {
-		f.Events = append(f.Events, names[gm.Starter]+" fires first.")
-	}
-	// The games' results so far: the round's score as it stood.
 	var wins [2]int
 	for k := 0; k < st.game || (k == st.game && st.event == len(gm.Events)-1); k++ {
 		w := r.Games[k].Winner
@@ -144,24 +178,21 @@ func (g *deepshipGame) frame(i int, o Options) (*Frame, error) {
 			}
 		}
 	}
-	// A turn may record several events (a late answer, then the shot):
-	// the bot's lines of an event are under the turn that began it.
+	return wins
+}
+
+// deepshipLabels are the bot-log steps of event (-1: placement) of game
+// number: a turn may record several events (a late answer, then the
+// shot), and the bot's lines of an event are under the turn that began it.
+func deepshipLabels(number, event int) []string {
 	var labels []string
-	for e := st.event; e >= 0 && e > st.event-4; e-- {
-		labels = append(labels, deepship.StepTurn(gm.Number, e+1))
+	for e := event; e >= 0 && e > event-4; e-- {
+		labels = append(labels, deepship.StepTurn(number, e+1))
 	}
-	if st.event < 4 {
-		labels = append(labels, deepship.StepPlacement(gm.Number))
+	if event < 4 {
+		labels = append(labels, deepship.StepPlacement(number))
 	}
-	for p, pl := range r.Players {
-		f.Players = append(f.Players, Player{Key: pl.Key, Name: names[p], Stats: []Stat{
-			{"Games won", strconv.Itoa(wins[p])}, {"Hits this game", strconv.Itoa(hits[p])},
-		}})
-		if l, ok := o.stepLog(pl.Key, names[p], labels...); ok {
-			f.Logs = append(f.Logs, l)
-		}
-	}
-	return f, nil
+	return labels
 }
 
 // sinkFull marks ships whose every cell is hit as sunk.

@@ -46,9 +46,9 @@ func entelectRounds(fsys fs.FS, root string) ([]entelectRound, error) {
 	return out, nil
 }
 
-// entelect is an Entelect 2017 replay folder as the original engine (any
+// entelectGame is an Entelect 2017 replay folder as the original engine (any
 // release) or ours wrote it.
-type entelect struct {
+type entelectGame struct {
 	fsys   fs.FS
 	rounds []entelectRound
 }
@@ -117,13 +117,13 @@ var shipLetters = map[string]string{
 	"Battleship": "B", "Carrier": "C", "Cruiser": "R", "Destroyer": "D", "Submarine": "S",
 }
 
-func (e *entelect) count() int { return len(e.rounds) }
+func (e *entelectGame) count() int { return len(e.rounds) }
 
-func (e *entelect) read(dir, name string) ([]byte, error) {
+func (e *entelectGame) read(dir, name string) ([]byte, error) {
 	return readCapped(e.fsys, path.Join(dir, name), maxRoundFile)
 }
 
-func (e *entelect) frame(i int, o Options) (*Frame, error) {
+func (e *entelectGame) frame(i int, o Options) (*Frame, error) {
 	rd := e.rounds[i]
 	// Round numbers are the engine's own, as its folders name them; the
 	// last folder is the final state, the round count of the match's page.
@@ -187,7 +187,7 @@ func (e *entelect) frame(i int, o Options) (*Frame, error) {
 
 // maps reads both players' full maps: from the root state.json, or, in a
 // round cut short, from each player's own state.json.
-func (e *entelect) maps(dir string) ([2]*eMap, int, error) {
+func (e *entelectGame) maps(dir string) ([2]*eMap, int, error) {
 	var out [2]*eMap
 	data, err := e.read(dir, "state.json")
 	if err == nil {
@@ -219,7 +219,7 @@ var failLine = regexp.MustCompile(`Command \S+ of player (.*) failed: (.*)$`)
 
 // failures reads why each player's command failed from the engine log of
 // the round it was issued in.
-func (e *entelect) failures(dir string, maps [2]*eMap) [2]string {
+func (e *entelectGame) failures(dir string, maps [2]*eMap) [2]string {
 	var out [2]string
 	data, err := e.read(dir, "engine.log")
 	if err != nil {
@@ -242,7 +242,7 @@ func (e *entelect) failures(dir string, maps [2]*eMap) [2]string {
 
 // files lists the round's public files, named as in the replay folder,
 // and the logs the viewer may read, named for their bots.
-func (e *entelect) files(dir string, o Options, players []Player) (files, logs []File) {
+func (e *entelectGame) files(dir string, o Options, players []Player) (files, logs []File) {
 	folder := path.Base(dir)
 	add := func(to *[]File, rel, name string) {
 		if data, err := readHead(e.fsys, path.Join(dir, rel), maxShownText+1); err == nil {
@@ -442,7 +442,7 @@ var pointsLine = regexp.MustCompile(`(?m)^Points: (-?\d+)`)
 
 // scores reads each player's points per round from the rounds' map.txt,
 // which is far smaller than state.json.
-func (e *entelect) scores(o Options) []Series {
+func (e *entelectGame) scores(o Options) []Series {
 	out := []Series{{Key: "A", Name: o.name("A", "A")}, {Key: "B", Name: o.name("B", "B")}}
 	for _, rd := range e.rounds {
 		for p, key := range []string{"A", "B"} {

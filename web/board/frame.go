@@ -228,22 +228,3 @@ type legendItem struct {
 	area  AreaKind
 	label string
 }
-
-// legendFor lists everything a rule set's boards draw, so that a legend
-// explains every mark and never one the game does not have.
-func legendFor(game string) []legendItem {
-	ship, sunk := legendItem{ship: "ship", label: "ship (its letter or size on it)"}, legendItem{ship: "ship sunk", label: "sunk ship"}
-	hit, miss := legendItem{mark: MarkHit, label: "hit"}, legendItem{mark: MarkMiss, label: "miss"}
-	switch game {
-	case "entelect":
-		return []legendItem{ship, sunk, hit, miss, {mark: MarkAbsorbed, label: "absorbed by a shield"},
-			{area: AreaShield, label: "shield"}, {area: AreaWeapon, label: "the opponent's weapon's cells"}}
-	case "hitandsunk":
-		return []legendItem{{ship: "ship p1", label: "ship in its player's colour (arrow: its bow; number: its id)"},
-			{ship: "ship faded p1", label: "underwater"}, {ship: "ship sunk", label: "sunk ship"},
-			{mark: MarkHit, label: "hit hull"}, {mark: MarkWreck, label: "wreck"}, {mark: MarkShot, label: "this round's shot"},
-			{mark: MarkMine, label: "mine"}, {area: AreaWeapon, label: "moved this round"}, {area: AreaScan, label: "scanned this round"}}
-	default: // brainjar, deepship
-		return []legendItem{ship, sunk, hit, miss, {mark: MarkShot, label: "this step's shot"}}
-	}
-}

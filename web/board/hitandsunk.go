@@ -58,10 +58,40 @@ func (g *hitandsunkGame) frame(i int, o Options) (*Frame, error) {
 	for _, m := range snap.Mines {
 		gr.Marks = append(gr.Marks, Mark{Cell{m[0], m[1]}, MarkMine})
 	}
+	f.Players = g.drawShips(&gr, snap, names)
+	var turns []hitandsunk.ReplayTurn
+	if i == 0 {
+		for _, p := range r.Players {
+			if p.NoShip != "" {
+				f.Events = append(f.Events, fmt.Sprintf("%s has no ship: %s", names[p.ID], p.NoShip))
+			}
+		}
+	} else {
+		turns = g.drawTurns(f, &gr, round, names)
+	}
+	if i == g.count()-1 && !o.inProgress && r.Result != nil {
+		f.Events = append(f.Events, winnerLine(r.Result.Winner, func(key string) string {
+			for _, p := range r.Players {
+				if p.Key == key {
+					return names[p.ID]
+				}
+			}
+			return key
+		}))
+	}
+	f.Grids = []Grid{gr}
+	g.attachSources(f, i, round, turns, names, o)
+	return f, nil
+}
+
+// drawShips draws every ship of snap on gr, with its hits or its wreck,
+// and returns each ship's player panel.
+func (g *hitandsunkGame) drawShips(gr *Grid, snap hitandsunk.Snapshot, names map[int]string) []Player {
 	shipType := map[int]string{}
-	for _, p := range r.Players {
+	for _, p := range g.r.Players {
 		shipType[p.ID] = p.Ship
 	}
+	var players []Player
 	for _, s := range snap.Ships {
 		sh := Ship{Name: fmt.Sprintf("%s (ship %d, %s)", names[s.ID], s.ID, cmp.Or(shipType[s.ID], "ship")),
 			Letter: strconv.Itoa(s.ID), Pointed: true, Sunk: !s.Alive, Faded: s.Underwater, Colour: colourOf(s.ID)}
@@ -93,23 +123,23 @@ func (g *hitandsunkGame) frame(i int, o Options) (*Frame, error) {
 		if s.Shield {
 			pl.Stats = append(pl.Stats, Stat{"Shield", "up"})
 		}
-		f.Players = append(f.Players, pl)
+		players = append(players, pl)
 	}
-	if i == 0 {
-		for _, p := range r.Players {
-			if p.NoShip != "" {
-				f.Events = append(f.Events, fmt.Sprintf("%s has no ship: %s", names[p.ID], p.NoShip))
-			}
-		}
-	}
+	return players
+}
+
+// drawTurns tells the turns of round in f's events and draws their shots,
+// moves and scans on gr; it returns those turns.
+func (g *hitandsunkGame) drawTurns(f *Frame, gr *Grid, round int, names map[int]string) []hitandsunk.ReplayTurn {
+	r := &g.r
 	var turns []hitandsunk.ReplayTurn
 	var moved, scanned []Cell
 	for _, t := range r.Turns {
-		if i == 0 || t.Round != round {
+		if t.Round != round {
 			continue
 		}
 		turns = append(turns, t)
-		f.Events = append(f.Events, hitandsunkTurn(names, gr, t))
+		f.Events = append(f.Events, hitandsunkTurn(names, *gr, t))
 		for _, e := range t.Events {
 			switch e.Kind {
 			case "fire":
@@ -128,23 +158,18 @@ func (g *hitandsunkGame) frame(i int, o Options) (*Frame, error) {
 			setVerdict(f.Players, strconv.Itoa(t.Ship), "waited ("+t.Failure+")", true)
 		}
 	}
-	if i == g.count()-1 && !o.inProgress && r.Result != nil {
-		f.Events = append(f.Events, winnerLine(r.Result.Winner, func(key string) string {
-			for _, p := range r.Players {
-				if p.Key == key {
-					return names[p.ID]
-				}
-			}
-			return key
-		}))
-	}
 	if len(scanned) > 0 {
 		gr.Areas = append(gr.Areas, Area{Kind: AreaScan, Cells: dedupe(scanned)})
 	}
 	if len(moved) > 0 {
 		gr.Areas = append(gr.Areas, Area{Kind: AreaWeapon, Cells: dedupe(moved)})
 	}
-	f.Grids = []Grid{gr}
+	return turns
+}
+
+// attachSources adds the step's part of each bot's log and of replay.json.
+func (g *hitandsunkGame) attachSources(f *Frame, i, round int, turns []hitandsunk.ReplayTurn, names map[int]string, o Options) {
+	r := &g.r
 	label := hitandsunk.StepStart
 	if i > 0 {
 		label = hitandsunk.StepRound(round)
@@ -160,7 +185,6 @@ func (g *hitandsunkGame) frame(i int, o Options) (*Frame, error) {
 	} else {
 		f.Files = []File{jsonFile("replay.json: start", r.Start)}
 	}
-	return f, nil
 }
 
 func setVerdict(ps []Player, key, verdict string, failed bool) {

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/broadside/broadside/internal/game"
+	entelectrules "github.com/broadside/broadside/internal/game/entelect"
 )
 
 // Caps on what the viewer reads from a replay, whatever its origin.
@@ -107,7 +108,7 @@ func Open(fsys fs.FS) (*Replay, error) {
 		if dirs, err := entelectRounds(fsys, root); err != nil {
 			return nil, err
 		} else if len(dirs) > 0 {
-			return &Replay{name: "entelect", g: &entelect{fsys: fsys, rounds: dirs}}, nil
+			return &Replay{name: entelectrules.Name, g: &entelectGame{fsys: fsys, rounds: dirs}}, nil
 		}
 		data, err := readCapped(fsys, path.Join(root, "replay.json"), maxReplayJSON)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -146,18 +147,11 @@ func openJSON(data []byte) (*Replay, error) {
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, fmt.Errorf("decode replay.json: %w", err)
 	}
-	var g rules
-	var err error
-	switch head.Game {
-	case "brainjar":
-		g, err = openBrainjar(data)
-	case "deepship":
-		g, err = openDeepship(data)
-	case "hitandsunk":
-		g, err = openHitandsunk(data)
-	default:
+	v, ok := viewers()[head.Game]
+	if !ok || v.open == nil {
 		return nil, fmt.Errorf("replay.json: unknown game %q", head.Game)
 	}
+	g, err := v.open(data)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@
 package page
 
 import (
-	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -306,19 +305,6 @@ func when(t *time.Time) string {
 func at(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") }
 
 func decimal(f float64) string { return strconv.FormatFloat(f, 'f', 0, 64) }
-
-// fileSize prints a size in the largest unit it fills: a 2 KB zip is not
-// "0.0 MiB".
-func fileSize(n int64) string {
-	switch {
-	case n < 1<<10:
-		return fmt.Sprintf("%d bytes", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	default:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	}
-}
 
 func botURL(id int64) string { return "/bots/" + itoa(id) }
 

@@ -10,6 +10,7 @@ import (
 	"math/rand"
 	"strconv"
 
+	"github.com/broadside/broadside/internal/botzip"
 	"github.com/broadside/broadside/internal/game"
 )
 
@@ -42,6 +43,9 @@ func (ruleSet) Traits() game.Traits {
   "RunFile": "bot.py",
   "Game": "brainjar"
 }`,
+		// The BrainJar machines ran Python 2.7.3, and its engine ran run.sh.
+		Python2: true,
+		RunSh:   true,
 	}
 }
 
@@ -102,7 +106,7 @@ func (ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) (*g
 		return nil, err
 	}
 	if opts.ReplayZip != nil {
-		if err := game.ZipFolder(opts.ReplayZip, opts.ReplayDir); err != nil {
+		if err := botzip.WriteFolder(opts.ReplayZip, opts.ReplayDir, botzip.FolderOptions{}); err != nil {
 			return nil, err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"math/rand"
 	"time"
 
+	"github.com/broadside/broadside/internal/botzip"
 	"github.com/broadside/broadside/internal/game"
 )
 
@@ -172,7 +173,7 @@ func (ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) (*g
 		return nil, err
 	}
 	if opts.ReplayZip != nil {
-		if err := game.ZipFolder(opts.ReplayZip, opts.ReplayDir); err != nil {
+		if err := botzip.WriteFolder(opts.ReplayZip, opts.ReplayDir, botzip.FolderOptions{}); err != nil {
 			return nil, err
 		}
 	}

@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 // starter loads the starter bot through its entry.zon, as the platform does.
 func starter(t *testing.T) game.Bot {
 	t.Helper()
-	b := match.LoadBot("../../../bots/deepship-python3")
+	b := match.LoadBot(game.NewRegistry(New()), "../../../bots/deepship-python3")
 	if b.LoadError != nil {
 		t.Fatalf("load starter: %v", b.LoadError)
 	}

@@ -21,8 +21,11 @@ type ruleSet struct{}
 // New returns the Entelect Challenge 2017 rule set ("entelect", 2 seats).
 func New() game.RuleSet { return ruleSet{} }
 
+// Name is the rule set's name in manifests, URLs and the database.
+const Name = "entelect"
+
 // Name returns "entelect".
-func (ruleSet) Name() string { return "entelect" }
+func (ruleSet) Name() string { return Name }
 
 // Seats returns 2, 2: the game is always one against one.
 func (ruleSet) Seats() (int, int) { return 2, 2 }
@@ -203,6 +206,7 @@ func (m *match) play(ctx context.Context) error {
 		m.engine('I', "Registered player %s", m.names[i])
 	}
 	var lastRound string
+	// ran says which players' bots ran in the last round played.
 	var ran [2]bool
 	for !s.Over() {
 		if err := ctx.Err(); err != nil {
@@ -216,98 +220,123 @@ func (m *match) play(ctx context.Context) error {
 			return err
 		}
 		round := folder(s)
-		// Each player's folder is written right after its own start-of-turn
-		// checks, as the original does, so neither sees a kill of the other
-		// decided later in the round. Confined bots then run together: each
-		// sees only its own folder, so their commands are those of running
-		// them one after the other, and the round costs the slower bot, not
-		// both. Unconfined bots run one after the other, each turn ended
-		// before the other's folder is written, as in the original.
-		var cmds [2]Command
-		var has [2]bool
-		var turns [2]turnResult
-		// record ends player p's turn: its kill, or its command and logs.
-		record := func(p int) error {
-			st := m.seats[p]
-			if !has[p] {
-				m.engine('W', "Player %s is killed: %s", m.names[p], s.Players[p].KillReason)
-				fmt.Fprintf(&st.log, "%s: %s\n", round, s.Players[p].KillReason)
-				ran[p] = false
-				return nil
-			}
-			cmd, err := m.finishTurn(st, p, round, turns[p])
-			if err != nil {
-				return err
-			}
-			cmds[p], ran[p] = cmd, true
-			m.engine('I', "Added Command %s for Player %s", engineNames[cmd.Code], m.names[p])
+		cmds, has, err := m.playTurns(ctx, round, &ran)
+		if err != nil {
+			return err
+		}
+		if err := m.processRound(ctx, round, cmds, has, ran); err != nil {
+			return err
+		}
+		lastRound = round
+	}
+	return m.writeFinal(ctx, lastRound, ran)
+}
+
+// playTurns plays both players' turns of a round: each player's start of
+// turn, its files, its bot, its command. has says which players had a
+// turn (were not killed at its start); ran is set to which bots ran.
+func (m *match) playTurns(ctx context.Context, round string, ran *[2]bool) (cmds [2]Command, has [2]bool, err error) {
+	s := &m.state
+	// Each player's folder is written right after its own start-of-turn
+	// checks, as the original does, so neither sees a kill of the other
+	// decided later in the round. Confined bots then run together: each
+	// sees only its own folder, so their commands are those of running
+	// them one after the other, and the round costs the slower bot, not
+	// both. Unconfined bots run one after the other, each turn ended
+	// before the other's folder is written, as in the original.
+	var turns [2]turnResult
+	// record ends player p's turn: its kill, or its command and logs.
+	record := func(p int) error {
+		st := m.seats[p]
+		if !has[p] {
+			m.engine('W', "Player %s is killed: %s", m.names[p], s.Players[p].KillReason)
+			fmt.Fprintf(&st.log, "%s: %s\n", round, s.Players[p].KillReason)
+			ran[p] = false
 			return nil
 		}
-		together := m.together()
-		for p := range m.seats {
-			if has[p] = s.StartTurn(p); has[p] {
-				if err := m.writePlayerFiles(filepath.Join(round, m.seats[p].key), p); err != nil {
-					return err
-				}
-			}
-			if together {
-				continue
-			}
-			if has[p] {
-				if err := m.runTurn(ctx, p, round, &turns[p]); err != nil {
-					return err
-				}
-			}
-			if err := record(p); err != nil {
-				return err
+		cmd, err := m.finishTurn(st, p, round, turns[p])
+		if err != nil {
+			return err
+		}
+		cmds[p], ran[p] = cmd, true
+		m.engine('I', "Added Command %s for Player %s", engineNames[cmd.Code], m.names[p])
+		return nil
+	}
+	together := m.together()
+	for p := range m.seats {
+		if has[p] = s.StartTurn(p); has[p] {
+			if err := m.writePlayerFiles(filepath.Join(round, m.seats[p].key), p); err != nil {
+				return cmds, has, err
 			}
 		}
 		if together {
-			if err := m.runTogether(ctx, has, round, &turns); err != nil {
+			continue
+		}
+		if has[p] {
+			if err := m.runTurn(ctx, p, round, &turns[p]); err != nil {
+				return cmds, has, err
+			}
+		}
+		if err := record(p); err != nil {
+			return cmds, has, err
+		}
+	}
+	if together {
+		if err := m.runTogether(ctx, has, round, &turns); err != nil {
+			return cmds, has, err
+		}
+		for p := range m.seats {
+			if err := record(p); err != nil {
+				return cmds, has, err
+			}
+		}
+	}
+	return cmds, has, nil
+}
+
+// processRound applies the round's commands, tells the bots whose command
+// failed, and writes the round's engine.log.
+func (m *match) processRound(ctx context.Context, round string, cmds [2]Command, has, ran [2]bool) error {
+	s := &m.state
+	m.engine('D', "Beginning round processing")
+	m.engine('D', "Processing Player Commands")
+	phase := s.Phase
+	out := s.Step(cmds, has)
+	for p, err := range out.Errs {
+		if err != nil {
+			m.engine('W', "Command %s of player %s failed: %v", cmds[p].Code, m.names[p], err)
+			if err := m.notify(p, round, ran[p], failureNotice(cmds[p].Code, m.names[p], err)); err != nil {
 				return err
 			}
-			for p := range m.seats {
-				if err := record(p); err != nil {
-					return err
-				}
-			}
 		}
-		m.engine('D', "Beginning round processing")
-		m.engine('D', "Processing Player Commands")
-		phase := s.Phase
-		out := s.Step(cmds, has)
-		for p, err := range out.Errs {
-			if err != nil {
-				m.engine('W', "Command %s of player %s failed: %v", cmds[p].Code, m.names[p], err)
-				if err := m.notify(p, round, ran[p], failureNotice(cmds[p].Code, m.names[p], err)); err != nil {
-					return err
-				}
-			}
-		}
-		if phase == 1 && s.Phase == 1 {
-			for p := range m.seats {
-				if err := m.notify(p, round, ran[p], firstRoundFailed); err != nil {
-					return err
-				}
-			}
-		}
-		m.engine('D', "Killing off players who have no ships left")
-		for p, killed := range out.Killed {
-			if killed {
-				m.engine('D', "Killed player %s", m.names[p])
-			}
-		}
-		m.engine('D', "Round processing complete")
-		if err := m.replay.write(filepath.Join(round, "engine.log"), bytes.Clone(m.engineLog.Bytes())); err != nil {
-			return err
-		}
-		m.public["engine.log"] = m.engineLog.String()
-		m.progress(ctx, round)
-		m.engineLog.Reset()
-		lastRound = round
 	}
-	// The final, root-only folder, then the last round's player files
-	// overwritten with the final state (§3.5).
+	if phase == 1 && s.Phase == 1 {
+		for p := range m.seats {
+			if err := m.notify(p, round, ran[p], firstRoundFailed); err != nil {
+				return err
+			}
+		}
+	}
+	m.engine('D', "Killing off players who have no ships left")
+	for p, killed := range out.Killed {
+		if killed {
+			m.engine('D', "Killed player %s", m.names[p])
+		}
+	}
+	m.engine('D', "Round processing complete")
+	if err := m.replay.write(filepath.Join(round, "engine.log"), bytes.Clone(m.engineLog.Bytes())); err != nil {
+		return err
+	}
+	m.public["engine.log"] = m.engineLog.String()
+	m.progress(ctx, round)
+	m.engineLog.Reset()
+	return nil
+}
+
+// writeFinal writes the final, root-only folder, then overwrites the last
+// round's player files with the final state (§3.5).
+func (m *match) writeFinal(ctx context.Context, lastRound string, ran [2]bool) error {
+	s := &m.state
 	if err := m.writeRoot(); err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/broadside/broadside/internal/bytesize"
 	"github.com/broadside/broadside/internal/command"
 	"github.com/broadside/broadside/internal/game"
 )
@@ -228,7 +229,7 @@ func logOutput(l *turnLog, level byte, out []byte, b *replayBudget) {
 	}
 	if cut > 0 {
 		l.add('W', "replay: %d lines (%s) of your output were left out of log.txt (cap %s per round and %s per match, files included; %s of the match's left)",
-			cut, sizeText(cutBytes), sizeText(MaxReplayRoundBytes), sizeText(MaxReplayMatchBytes), sizeText(b.left))
+			cut, bytesize.Format(cutBytes), bytesize.Format(MaxReplayRoundBytes), bytesize.Format(MaxReplayMatchBytes), bytesize.Format(b.left))
 	}
 }
 

@@ -15,7 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/broadside/broadside/internal/game"
+	"github.com/broadside/broadside/internal/botzip"
+	"github.com/broadside/broadside/internal/bytesize"
 )
 
 // Caps on what a bot's own files add to a replay, on the platform and
@@ -239,7 +240,7 @@ func (w *replayWriter) flush() error {
 		}
 		w.held = nil
 	case w.zipTo != nil:
-		return game.ZipFolder(w.zipTo, w.dir)
+		return botzip.WriteFolder(w.zipTo, w.dir, botzip.FolderOptions{})
 	}
 	return nil
 }
@@ -316,11 +317,11 @@ func (t roundTake) notes(b *replayBudget) []string {
 	var notes []string
 	if len(t.overRound) > 0 {
 		notes = append(notes, fmt.Sprintf("replay: %s of files in your round folder were left out of the replay (cap %s and %d files per round, output included): %s",
-			sizeText(totalSize(t.overRound)), sizeText(MaxReplayRoundBytes), MaxReplayRoundFiles, fileNames(t.overRound)))
+			bytesize.Format(totalSize(t.overRound)), bytesize.Format(MaxReplayRoundBytes), MaxReplayRoundFiles, fileNames(t.overRound)))
 	}
 	if len(t.overMatch) > 0 {
 		notes = append(notes, fmt.Sprintf("replay: %s of files in your round folder were left out of the replay (cap %s per match, %s left): %s",
-			sizeText(totalSize(t.overMatch)), sizeText(MaxReplayMatchBytes), sizeText(b.left), fileNames(t.overMatch)))
+			bytesize.Format(totalSize(t.overMatch)), bytesize.Format(MaxReplayMatchBytes), bytesize.Format(b.left), fileNames(t.overMatch)))
 	}
 	if len(t.irregular) > 0 {
 		notes = append(notes, fmt.Sprintf("replay: entries of your round folder that are not regular files were left out of the replay: %s",
@@ -349,21 +350,6 @@ func fileNames(files []roundFile) string {
 		s += fmt.Sprintf(" and %d more", len(files)-shown)
 	}
 	return s
-}
-
-// sizeText writes a size as people read it: bytes, KiB or MiB, rounded up
-// so that a cut is never shown as 0.
-func sizeText(n int64) string {
-	switch {
-	case n < 1<<10:
-		return fmt.Sprintf("%d bytes", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%d KiB", (n+1<<10-1)>>10)
-	case n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	default:
-		return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
-	}
 }
 
 // errTooLarge is returned for bot files over the cap.

@@ -124,15 +124,6 @@ func names(files []roundFile) []string {
 	return out
 }
 
-func TestSizeText(t *testing.T) {
-	for n, want := range map[int64]string{0: "0 bytes", 1023: "1023 bytes", 1024: "1 KiB", 1025: "2 KiB",
-		300 << 10: "300 KiB", 16 << 20: "16 MiB", 15<<20 + 700<<10: "15.7 MiB"} {
-		if got := sizeText(n); got != want {
-			t.Errorf("sizeText(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 // TestPlayTournamentCapsBotFiles plays a bot that fills its round folder
 // every turn: in tournament mode the replay keeps what fits the caps, the
 // bot's log says what was left out, and no private folder stays behind;

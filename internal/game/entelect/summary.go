@@ -9,7 +9,7 @@ func (m *match) summary() *game.Summary {
 	s := &m.state
 	lb := s.Leaderboard()
 	winner := Key(lb[0])
-	sum := &game.Summary{Game: "entelect", Winner: &winner, Rounds: s.Round, Seed: m.opts.Seed}
+	sum := &game.Summary{Game: Name, Winner: &winner, Rounds: s.Round, Seed: m.opts.Seed}
 	for p, st := range m.seats {
 		pl := &s.Players[p]
 		ps := game.PlayerSummary{

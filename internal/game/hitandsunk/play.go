@@ -14,6 +14,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/broadside/broadside/internal/botzip"
 	"github.com/broadside/broadside/internal/game"
 )
 
@@ -106,7 +107,7 @@ func (rs ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) 
 			return nil, err
 		}
 		if opts.ReplayZip != nil {
-			if err := game.ZipFolder(opts.ReplayZip, opts.ReplayDir); err != nil {
+			if err := botzip.WriteFolder(opts.ReplayZip, opts.ReplayDir, botzip.FolderOptions{}); err != nil {
 				return nil, err
 			}
 		}
