@@ -23,6 +23,8 @@ if [ "$(psql "$admin" -tAc "SELECT 1 FROM pg_database WHERE datname = '$db'")" !
   DATABASE_URL=$url BLOB_URL=file://$PWD/data/bench-blobs bin/portal migrate
   psql "$url" -q -v ON_ERROR_STOP=1 -f scripts/bench-seed.sql
 fi
+# A database seeded by an older checkout gets this one's migrations.
+DATABASE_URL=$url BLOB_URL=file://$PWD/data/bench-blobs bin/portal migrate
 psql "$url" -tAc "SELECT 'bench: ' || (SELECT count(*) FROM bots) || ' bots, ' || (SELECT count(*) FROM matches) || ' matches'" >&2
 
 DATABASE_URL=$url ADDR=$addr BLOB_URL=file://$PWD/data/bench-blobs LOG_LEVEL=warn bin/portal &
