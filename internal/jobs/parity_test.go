@@ -37,6 +37,9 @@ type parityBot struct {
 	// needs are the programs the bot cannot play without; the test fails
 	// when one is missing (scripts/setup.sh installs them all).
 	needs []string
+	// bot, when set, is a starter bot under bots/ copied whole into the
+	// corpus folder (dir need not exist in testdata/parity).
+	bot string
 	// python2 marks a bot in Python 2 only: it plays where BrainJar's
 	// "python" is a Python 2.7 and crashes, with a note in its log,
 	// where it is Python 3 (Debian 12 has no Python 2.7).
@@ -62,8 +65,9 @@ var parityBots = []parityBot{
 	{dir: "brainjar-ruby-noexec", needs: []string{"ruby"}},
 	{dir: "brainjar-perl", needs: []string{"perl"}},
 	{dir: "brainjar-java", needs: []string{"java", "javac", "jar"}},
-	// C# slot: a BrainJar or Entelect bot shipped as a .exe run by mono
-	// goes here, with needs "mono".
+	// C#: the Entelect starter, a classic .csproj built by xbuild and run
+	// by mono, in the worker's build and ahead of the command's runs.
+	{dir: "entelect-csharp", needs: []string{"mono", "xbuild"}, bot: "entelect-csharp"},
 }
 
 // parityMatch is one match of the parity test: the corpus folder of each
@@ -91,6 +95,7 @@ type parityMatch struct {
 
 var parityMatches = []parityMatch{
 	{name: "entelect", game: "entelect", size: 1, seed: 7, seats: twice("entelect-env-python")},
+	{name: "entelect-csharp", game: "entelect", size: 1, seed: 7, seats: twice("entelect-csharp")},
 	{name: "deepship", game: "deepship", seed: 7, seats: twice("deepship-env-python")},
 	{name: "hitandsunk-2", game: "hitandsunk", seed: 3, seats: []string{"hitandsunk-env-python", "hitandsunk-cruiser"}},
 	// One bot in three seats: the worker unpacks it for each; the command
@@ -223,6 +228,11 @@ func makeCorpus(t *testing.T, dir, tmp string) {
 	// bits, and the lack of one on a run.sh).
 	copyModes(t, filepath.Join("testdata", "parity"), dir)
 	for _, b := range parityBots {
+		if b.bot != "" {
+			if err := os.CopyFS(filepath.Join(dir, b.dir), os.DirFS(filepath.Join("..", "..", "bots", b.bot))); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if b.starter == "" {
 			continue
 		}
@@ -238,6 +248,9 @@ func makeCorpus(t *testing.T, dir, tmp string) {
 			t.Fatal(err)
 		}
 	}
+	// The command plays bots as they are, built: as a contestant would,
+	// build the C# bot first (the worker builds its upload again).
+	runIn(t, filepath.Join(dir, "entelect-csharp"), "xbuild", "/nologo", "/verbosity:minimal", "/p:Configuration=Release", "StarterBot.csproj")
 	java := filepath.Join(dir, "brainjar-java")
 	runIn(t, java, "javac", "-d", filepath.Join(tmp, "classes"), "src/Bot.java")
 	runIn(t, java, "jar", "cfe", "bot.jar", "Bot", "-C", filepath.Join(tmp, "classes"), ".")
