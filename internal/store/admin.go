@@ -76,32 +76,6 @@ func (s *Store) WorkerBeat(ctx context.Context, h WorkerHeartbeat) error {
 	return nil
 }
 
-// WorkerList lists workers seen since a time, most recent first, each with
-// the jobs it is running. A job's worker is the last client that took it
-// (River's attempted_by), which is the worker's heartbeat id.
-func (s *Store) WorkerList(ctx context.Context, since time.Time) ([]WorkerHeartbeat, error) {
-	rows, err := s.db.Query(ctx, `
-		SELECT h.worker_id, h.hostname, h.started_at, h.last_seen_at,
-		       (SELECT count(*) FROM river_job j
-		        WHERE j.state = 'running'
-		          AND j.attempted_by[cardinality(j.attempted_by)] = h.worker_id)::int,
-		       h.sandbox
-		FROM worker_heartbeats h WHERE h.last_seen_at >= $1 ORDER BY h.last_seen_at DESC`, since)
-	if err != nil {
-		return nil, fmt.Errorf("store: list workers: %w", err)
-	}
-	defer rows.Close()
-	var out []WorkerHeartbeat
-	for rows.Next() {
-		var h WorkerHeartbeat
-		if err := rows.Scan(&h.WorkerID, &h.Hostname, &h.StartedAt, &h.LastSeenAt, &h.Running, &h.Sandbox); err != nil {
-			return nil, fmt.Errorf("store: list workers: %w", err)
-		}
-		out = append(out, h)
-	}
-	return out, rows.Err()
-}
-
 // SettingGet returns a platform setting, or def when unset.
 func (s *Store) SettingGet(ctx context.Context, key, def string) (string, error) {
 	var v string

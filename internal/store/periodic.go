@@ -95,53 +95,6 @@ func (s *Store) PeriodicList(ctx context.Context) ([]PeriodicRun, error) {
 	return out, rows.Err()
 }
 
-// RescuedJob is a job taken back from a worker that stopped sending
-// heartbeats.
-type RescuedJob struct {
-	ID       int64
-	Kind     string
-	Attempt  int
-	WorkerID string
-}
-
-// JobsRescueFromDeadWorkers makes the running jobs of workers silent for
-// longer than deadAfter available again at once, with an error saying why,
-// instead of waiting for River's own rescuer (which must wait longer than
-// the longest job may run). A job's worker is the last client that took it
-// (River's attempted_by), which the worker also uses as its heartbeat id.
-// Jobs of a worker that never sent a heartbeat are left to River.
-func (s *Store) JobsRescueFromDeadWorkers(ctx context.Context, deadAfter time.Duration) ([]RescuedJob, error) {
-	rows, err := s.db.Query(ctx, `
-		WITH dead AS (
-		    SELECT worker_id FROM worker_heartbeats
-		    WHERE last_seen_at < now() - make_interval(secs => $1)
-		)
-		UPDATE river_job j
-		SET state = 'available', scheduled_at = now(),
-		    errors = array_append(j.errors, jsonb_build_object(
-		        'at', now(), 'attempt', j.attempt,
-		        'error', 'worker ' || j.attempted_by[cardinality(j.attempted_by)] ||
-		                 ' stopped sending heartbeats; job rescued',
-		        'trace', ''))
-		WHERE j.state = 'running'
-		  AND j.attempted_by[cardinality(j.attempted_by)] IN (SELECT worker_id FROM dead)
-		RETURNING j.id, j.kind, j.attempt, j.attempted_by[cardinality(j.attempted_by)]`,
-		deadAfter.Seconds())
-	if err != nil {
-		return nil, fmt.Errorf("store: rescue jobs of dead workers: %w", err)
-	}
-	defer rows.Close()
-	var out []RescuedJob
-	for rows.Next() {
-		var j RescuedJob
-		if err := rows.Scan(&j.ID, &j.Kind, &j.Attempt, &j.WorkerID); err != nil {
-			return nil, fmt.Errorf("store: rescue jobs of dead workers: %w", err)
-		}
-		out = append(out, j)
-	}
-	return out, rows.Err()
-}
-
 // WorkerForget deletes the heartbeats of workers silent since before.
 func (s *Store) WorkerForget(ctx context.Context, before time.Time) error {
 	if _, err := s.db.Exec(ctx, `DELETE FROM worker_heartbeats WHERE last_seen_at < $1`, before); err != nil {
