@@ -94,11 +94,3 @@ func (s *Store) PeriodicList(ctx context.Context) ([]PeriodicRun, error) {
 	}
 	return out, rows.Err()
 }
-
-// WorkerForget deletes the heartbeats of workers silent since before.
-func (s *Store) WorkerForget(ctx context.Context, before time.Time) error {
-	if _, err := s.db.Exec(ctx, `DELETE FROM worker_heartbeats WHERE last_seen_at < $1`, before); err != nil {
-		return fmt.Errorf("store: forget old workers: %w", err)
-	}
-	return nil
-}
