@@ -89,8 +89,8 @@ type Deps struct {
 	HeartbeatEvery time.Duration
 	// DeadAfter is how long a worker may go without a heartbeat before its
 	// running jobs are run again elsewhere; zero means
-	// fleet.DefaultDeadAfter. It
-	// must exceed HeartbeatEvery by a safe margin.
+	// fleet.DefaultDeadAfter. It must exceed HeartbeatEvery by a safe
+	// margin.
 	DeadAfter time.Duration
 	// Sandbox names the confinement for the admin console's worker list.
 	Sandbox string
