@@ -20,10 +20,12 @@ import (
 	"github.com/broadside/broadside/internal/build"
 	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/egress"
+	"github.com/broadside/broadside/internal/fleet"
 	"github.com/broadside/broadside/internal/game/rulesets"
 	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/notify"
 	"github.com/broadside/broadside/internal/sandbox"
+	"github.com/broadside/broadside/internal/schedule"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -105,7 +107,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		jobs.NewPeriodicCollector(store.New(pool)), jobs.NewQueueCollector(store.New(pool)),
+		fleet.NewPeriodicCollector(store.New(pool)), jobs.NewQueueCollector(store.New(pool)),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "broadside_worker_db_statements_total",
 			Help: "Statements this worker process sent to PostgreSQL (queries, execs, each query of a batch, BEGIN and COMMIT).",
@@ -129,7 +131,7 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 		b.Env = cfg.BuildEnv
 		deps.Builder = b
 	}
-	sched, err := jobs.NewScheduler(jobs.SchedulerConfig{
+	sched, err := schedule.New(schedule.Config{
 		Pool: pool, Logger: log, BattleEvery: cfg.BattleEvery, LadderEvery: cfg.LadderEvery,
 		LadderGames: rules.Names(), LadderSlots: cfg.LadderSlots, Rules: rules,
 	})

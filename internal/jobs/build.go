@@ -93,10 +93,8 @@ func (w *BuildWorker) Work(ctx context.Context, job *river.Job[BuildArgs]) error
 }
 
 // finish records the build's outcome and completes its job in one
-// transaction. A successful build also asks the ladder to match the bot
-// at once (a new bot's placement games start without waiting for the next
-// periodic tick); the tick is unique while unfinished, so a burst of builds
-// adds at most one.
+// transaction. A successful build also tells the scheduler, in that
+// transaction (Scheduler.AfterBuildTx: the ladder matches the bot at once).
 func (w *BuildWorker) finish(ctx context.Context, job *river.Job[BuildArgs], res store.BuildResult) error {
 	id := job.Args.VersionID
 	log := w.deps.Logger.With("job_id", job.ID, "version_id", id)
@@ -106,9 +104,9 @@ func (w *BuildWorker) finish(ctx context.Context, job *river.Job[BuildArgs], res
 			if err != nil && !errors.Is(err, store.ErrBuildDone) {
 				return err
 			}
-			if res.OK && w.deps.Scheduler != nil && w.deps.Scheduler.ladderOn() {
-				if _, err := river.ClientFromContext[pgx.Tx](ctx).InsertTx(ctx, tx, LadderTickArgs{}, nil); err != nil {
-					return fmt.Errorf("ask for a ladder tick: %w", err)
+			if res.OK && w.deps.Scheduler != nil {
+				if err := w.deps.Scheduler.AfterBuildTx(ctx, tx); err != nil {
+					return err
 				}
 			}
 			_, err = river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)

@@ -1,8 +1,13 @@
 // Package jobs holds the platform's background work on River: building a
-// bot version and playing a match. Jobs are inserted in the transaction
-// that records what they work on (EnqueueBuildTx, EnqueueMatchTx), and a
-// job's outcome lands in one transaction with its completion, so a retried
-// or duplicated job never records anything twice.
+// bot version and playing a match, and the worker process that runs them
+// (its River client, work folders and job metrics). Jobs are inserted in
+// the transaction that records what they work on (EnqueueBuildTx,
+// EnqueueMatchTx), and a job's outcome lands in one transaction with its
+// completion, so a retried or duplicated job never records anything twice.
+//
+// The competition's periodic ticks live in internal/schedule, which the
+// worker runs through Deps.Scheduler; heartbeats and the rescue of dead
+// workers' jobs live in internal/fleet.
 package jobs
 
 import (
@@ -65,7 +70,7 @@ func (BuildArgs) Kind() string { return "build" }
 
 // InsertOpts puts builds on their queue; one pending build per version.
 func (BuildArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueBuild, MaxAttempts: 3, UniqueOpts: whileUnfinished()}
+	return river.InsertOpts{Queue: QueueBuild, MaxAttempts: 3, UniqueOpts: WhileUnfinished()}
 }
 
 // MatchArgs asks for one match to be played.
@@ -78,14 +83,14 @@ func (MatchArgs) Kind() string { return "match" }
 
 // InsertOpts puts matches on their queue; one pending job per match.
 func (MatchArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueMatch, MaxAttempts: 5, UniqueOpts: whileUnfinished()}
+	return river.InsertOpts{Queue: QueueMatch, MaxAttempts: 5, UniqueOpts: WhileUnfinished()}
 }
 
-// whileUnfinished makes a job unique among the jobs of its kind and args
+// WhileUnfinished makes a job unique among the jobs of its kind and args
 // that have not finished. River's default also counts completed jobs, so a
 // periodic tick or a rerun would be skipped as a duplicate of its own
 // finished predecessor until River prunes it a day later.
-func whileUnfinished() river.UniqueOpts {
+func WhileUnfinished() river.UniqueOpts {
 	return river.UniqueOpts{
 		ByArgs: true,
 		ByState: []rivertype.JobState{

@@ -2,8 +2,6 @@ package jobs
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -19,9 +17,9 @@ import (
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/botmeta"
 	"github.com/broadside/broadside/internal/build"
+	"github.com/broadside/broadside/internal/fleet"
 	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/sandbox"
-	"github.com/broadside/broadside/internal/store"
 )
 
 // Builder builds a bot folder (internal/build).
@@ -78,18 +76,21 @@ type Deps struct {
 	// skips it; the duel's record is complete either way.
 	DuelFinished func(ctx context.Context, duelID int64)
 	// Scheduler, when set, runs the competition's periodic jobs (battle,
-	// ladder and rescue ticks) on this worker's client.
-	Scheduler *Scheduler
+	// ladder and rating-check ticks, see internal/schedule) on this
+	// worker's client.
+	Scheduler Scheduler
 	// WorkerID names this process in heartbeats and as River's client id
 	// (so a job's attempted_by names the worker running it); empty makes
 	// one from the host name, the pid and a random suffix.
 	WorkerID string
 	// HeartbeatEvery is how often the worker records that it is alive and
-	// looks for the jobs of dead workers; zero means DefaultHeartbeatEvery.
+	// looks for the jobs of dead workers; zero means
+	// fleet.DefaultHeartbeatEvery.
 	HeartbeatEvery time.Duration
 	// DeadAfter is how long a worker may go without a heartbeat before its
-	// running jobs are run again elsewhere; zero means DefaultDeadAfter. It
-	// must exceed HeartbeatEvery by a safe margin.
+	// running jobs are run again elsewhere; zero means
+	// fleet.DefaultDeadAfter. It must exceed HeartbeatEvery by a safe
+	// margin.
 	DeadAfter time.Duration
 	// Sandbox names the confinement for the admin console's worker list.
 	Sandbox string
@@ -106,20 +107,32 @@ type Addon interface {
 	Attach(rc *river.Client[pgx.Tx])
 }
 
-// DefaultHeartbeatEvery and DefaultDeadAfter: a worker silent for three
-// heartbeats is taken for dead and its running jobs are run again.
-const (
-	DefaultHeartbeatEvery = 15 * time.Second
-	DefaultDeadAfter      = 3 * DefaultHeartbeatEvery
-)
+// Scheduler runs periodic jobs on the worker's River client
+// (internal/schedule). It has no client of its own because River runs its
+// maintenance, the rescue of stuck jobs included, on whichever client
+// leads, and a client that does not know the match and build kinds would
+// discard those jobs.
+type Scheduler interface {
+	// AddWorkers registers the periodic jobs' kinds and queues before the
+	// River client exists, and returns the periodic jobs for its config.
+	AddWorkers(workers *river.Workers, queues map[string]river.QueueConfig) []*river.PeriodicJob
+	// Attach hands it the worker's client once made, for enqueueing.
+	Attach(c *Client)
+	// RegisterRuns records the periodic jobs' intervals for the admin
+	// console, when the worker starts.
+	RegisterRuns(ctx context.Context) error
+	// AfterBuildTx runs inside the transaction of a build job that
+	// succeeded, from within the job (the ladder asks for a tick).
+	AfterBuildTx(ctx context.Context, tx pgx.Tx) error
+}
 
 // Worker runs build and match jobs.
 type Worker struct {
 	river *river.Client[pgx.Tx]
 	deps  Deps
 	dir   *workDir
-	// started is when the process made this worker, for the admin page.
-	started time.Time
+	// fleet sends the worker's heartbeats and rescues dead workers' jobs.
+	fleet *fleet.Member
 }
 
 // NewWorker returns a worker; Start begins fetching jobs.
@@ -162,8 +175,7 @@ func NewWorker(deps Deps) (*Worker, error) {
 	}
 	var periodic []*river.PeriodicJob
 	if deps.Scheduler != nil {
-		periodic = deps.Scheduler.register(workers)
-		queues[QueueCompetition] = river.QueueConfig{MaxWorkers: 1}
+		periodic = deps.Scheduler.AddWorkers(workers, queues)
 	}
 	if len(queues) == 0 {
 		_ = dir.release()
@@ -175,12 +187,16 @@ func NewWorker(deps Deps) (*Worker, error) {
 		return nil, fmt.Errorf("jobs: new worker: %w", err)
 	}
 	if deps.Scheduler != nil {
-		deps.Scheduler.attach(&Client{river: rc})
+		deps.Scheduler.Attach(&Client{river: rc})
 	}
 	for _, a := range deps.Addons {
 		a.Attach(rc)
 	}
-	return &Worker{river: rc, deps: deps, dir: dir, started: time.Now()}, nil
+	member := fleet.NewMember(fleet.Config{
+		Pool: deps.Pool, Logger: deps.Logger, WorkerID: deps.WorkerID, Started: time.Now(), Sandbox: deps.Sandbox,
+		Every: deps.HeartbeatEvery, DeadAfter: deps.DeadAfter,
+	})
+	return &Worker{river: rc, deps: deps, dir: dir, fleet: member}, nil
 }
 
 // fetchPollInterval is how often a worker looks for jobs it was not told of.
@@ -199,16 +215,16 @@ func (deps Deps) withDefaults() Deps {
 	}
 	deps.TurnLimits = sandbox.WithDefaults(deps.TurnLimits, sandbox.TurnDefaults())
 	if deps.WorkerID == "" {
-		deps.WorkerID = newWorkerID()
+		deps.WorkerID = fleet.NewWorkerID()
 	}
 	if deps.LiveEvery <= 0 {
 		deps.LiveEvery = DefaultLiveEvery
 	}
 	if deps.HeartbeatEvery <= 0 {
-		deps.HeartbeatEvery = DefaultHeartbeatEvery
+		deps.HeartbeatEvery = fleet.DefaultHeartbeatEvery
 	}
 	if deps.DeadAfter <= 0 {
-		deps.DeadAfter = DefaultDeadAfter
+		deps.DeadAfter = fleet.DefaultDeadAfter
 	}
 	return deps
 }
@@ -241,26 +257,20 @@ func (w *Worker) ID() string { return w.deps.WorkerID }
 // Start begins fetching and running jobs until ctx ends or Stop is called.
 // When ctx ends the worker stops gracefully (see Deps.ShutdownGrace).
 func (w *Worker) Start(ctx context.Context) error {
-	st := store.New(w.deps.Pool)
 	// The first heartbeat comes before any job is taken, so a job never
 	// belongs to a worker the rescuer has not heard of.
-	if err := st.WorkerBeat(ctx, w.heartbeat()); err != nil {
+	if err := w.fleet.Join(ctx); err != nil {
 		return fmt.Errorf("jobs: start worker: %w", err)
 	}
 	if w.deps.Scheduler != nil {
-		if err := w.deps.Scheduler.registerRuns(ctx); err != nil {
+		if err := w.deps.Scheduler.RegisterRuns(ctx); err != nil {
 			return fmt.Errorf("jobs: start worker: %w", err)
 		}
-	}
-	if err := st.PeriodicRegister(ctx, periodicRescue, w.deps.HeartbeatEvery); err != nil {
-		return fmt.Errorf("jobs: start worker: %w", err)
 	}
 	if err := w.river.Start(ctx); err != nil {
 		return fmt.Errorf("jobs: start worker: %w", err)
 	}
-	// The database may only just be back: a worker that starts waits for
-	// the others' heartbeats like one back from an outage.
-	go w.beat(ctx, st, newContact(w.deps.HeartbeatEvery, time.Now()))
+	go w.fleet.Run(ctx, w.river.Stopped())
 	go func() {
 		<-w.river.Stopped()
 		if err := w.dir.release(); err != nil {
@@ -268,119 +278,6 @@ func (w *Worker) Start(ctx context.Context) error {
 		}
 	}()
 	return nil
-}
-
-// heartbeat is this worker's row in worker_heartbeats.
-func (w *Worker) heartbeat() store.WorkerHeartbeat {
-	host, _ := os.Hostname()
-	return store.WorkerHeartbeat{WorkerID: w.deps.WorkerID, Hostname: host, StartedAt: w.started, Sandbox: w.deps.Sandbox}
-}
-
-// beat records that the worker is alive until it stops, and after each
-// heartbeat hands the jobs of dead workers back to the queue.
-//
-// The rescue is no River job on purpose: a periodic job is unique while
-// unfinished, so one left running by a dead leader would block every later
-// one, the rescue that would free it included. Every worker runs it; the
-// update is atomic, so a job is rescued once.
-//
-// A worker rescues only once it has itself reached the database without a
-// break for DeadAfter (see contact). After an outage every worker's last
-// heartbeat is old: the first one back must not take the others, still
-// playing their matches, for dead before they had the time to beat again.
-func (w *Worker) beat(ctx context.Context, st *store.Store, c *contact) {
-	t := time.NewTicker(w.deps.HeartbeatEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-w.river.Stopped():
-			return
-		case <-t.C:
-		}
-		if err := w.beatOnce(ctx, st); err != nil {
-			c.lost()
-			if ctx.Err() == nil {
-				w.deps.Logger.Warn("heartbeat failed", "err", err)
-			}
-			continue
-		}
-		if since, ok := c.reached(time.Now()); !ok || time.Since(since) < w.deps.DeadAfter {
-			w.deps.Logger.Debug("rescue waits until this worker has reached the database for WORKER_DEAD_AFTER",
-				"reached_since", since, "dead_after", w.deps.DeadAfter)
-			continue
-		}
-		if err := recorded(ctx, w.deps.Pool, w.deps.Logger, periodicRescue, w.rescue); err != nil && ctx.Err() == nil {
-			c.lost()
-			w.deps.Logger.Warn("rescue of dead workers' jobs failed", "err", err)
-		}
-	}
-}
-
-// beatOnce records one heartbeat, giving up after DeadAfter: by then the
-// others take this worker for dead anyway, and a database that does not
-// answer (a lost network drops packets rather than refuse) is as good as
-// down.
-func (w *Worker) beatOnce(ctx context.Context, st *store.Store) error {
-	ctx, cancel := context.WithTimeout(ctx, w.deps.DeadAfter)
-	defer cancel()
-	return st.WorkerBeat(ctx, w.heartbeat())
-}
-
-// contact is how long a worker has reached the database without a break:
-// since its first heartbeat after a failed one, or after a gap of more
-// than two heartbeats (a process stopped, a machine suspended, a heartbeat
-// that hung). Only the beat goroutine uses it.
-type contact struct {
-	every time.Duration
-	// since is the first heartbeat of the current run, last the latest;
-	// zero when the last one failed.
-	since, last time.Time
-}
-
-func newContact(every time.Duration, first time.Time) *contact {
-	return &contact{every: every, since: first, last: first}
-}
-
-// lost notes a failed heartbeat or query.
-func (c *contact) lost() { c.since, c.last = time.Time{}, time.Time{} }
-
-// reached notes a successful heartbeat at now and returns since when the
-// worker has reached the database without a break; ok is false when the
-// run starts only now.
-func (c *contact) reached(now time.Time) (since time.Time, ok bool) {
-	if c.last.IsZero() || now.Sub(c.last) > 2*c.every {
-		c.since, c.last = now, now
-		return now, false
-	}
-	c.last = now
-	return c.since, true
-}
-
-// rescue runs again, at once, the jobs of workers that stopped sending
-// heartbeats (a killed process, a lost machine), and forgets workers
-// silent for a week.
-func (w *Worker) rescue(ctx context.Context) error {
-	st := store.New(w.deps.Pool)
-	jobs, err := st.JobsRescueFromDeadWorkers(ctx, w.deps.DeadAfter)
-	if err != nil {
-		return err
-	}
-	for _, j := range jobs {
-		w.deps.Logger.Warn("rescued a job from a worker that stopped sending heartbeats",
-			"job_id", j.ID, "kind", j.Kind, "attempt", j.Attempt, "worker", j.WorkerID)
-	}
-	return st.WorkerForget(ctx, time.Now().Add(-7*24*time.Hour))
-}
-
-// newWorkerID is unique per process, even where every container's worker
-// is pid 1 on a reused host name.
-func newWorkerID() string {
-	host, _ := os.Hostname()
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return fmt.Sprintf("%s:%d:%s", host, os.Getpid(), hex.EncodeToString(b[:]))
 }
 
 // Stop stops fetching and waits for running jobs; after ShutdownGrace

@@ -43,9 +43,9 @@ func (s *Store) SchemaGet(ctx context.Context) (Schema, error) {
 	sc.Want = want
 	// The tables do not exist on a fresh database; to_regclass says so
 	// without an error that would abort a transaction.
-	var platform, river bool
-	if err := s.db.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL, to_regclass('river_migration') IS NOT NULL`,
-		migratepgx.DefaultMigrationsTable).Scan(&platform, &river); err != nil {
+	var platform bool
+	if err := s.db.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL`,
+		migratepgx.DefaultMigrationsTable).Scan(&platform); err != nil {
 		return sc, fmt.Errorf("store: read migrations: %w", err)
 	}
 	if platform {
@@ -54,23 +54,9 @@ func (s *Store) SchemaGet(ctx context.Context) (Schema, error) {
 			return sc, fmt.Errorf("store: read migrations: %w", err)
 		}
 	}
-	var applied []int
-	if river {
-		rows, err := s.db.Query(ctx, `SELECT version FROM river_migration WHERE line = 'main'`)
-		if err != nil {
-			return sc, fmt.Errorf("store: read the job queue's migrations: %w", err)
-		}
-		for rows.Next() {
-			var v int
-			if err := rows.Scan(&v); err != nil {
-				rows.Close()
-				return sc, fmt.Errorf("store: read the job queue's migrations: %w", err)
-			}
-			applied = append(applied, v)
-		}
-		if err := rows.Err(); err != nil {
-			return sc, fmt.Errorf("store: read the job queue's migrations: %w", err)
-		}
+	applied, err := s.riverMigrationsApplied(ctx)
+	if err != nil {
+		return sc, err
 	}
 	// Only the list of River's migrations is read from the migrator, which
 	// needs no connection for it.

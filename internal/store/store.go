@@ -1,6 +1,9 @@
 // Package store holds every SQL query of the platform (pgx). Methods are
 // named entity then verb (BotGetByID) and run on whatever the Store was made
 // from: the pool, or a transaction when several writes must land together.
+// Files are named for the tables they query (bots.go, matches.go, ...),
+// never for their callers; every query of River's own tables is in
+// river.go, pinned to the River release it was checked against.
 package store
 
 import (

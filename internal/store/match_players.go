@@ -260,3 +260,63 @@ func (s *Store) ClanBots(ctx context.Context, clanID int64) ([]ClanBot, error) {
 	}
 	return out, rows.Err()
 }
+
+// MatchPlayerRow is one seat of a match.
+type MatchPlayerRow struct {
+	Seat          int
+	Key           string
+	BotID         int64
+	BotName       string
+	OwnerID       int64
+	Owner         string
+	VersionID     int64
+	VersionNumber int
+	Points        int
+	ShipsLeft     int
+	ShotsFired    int
+	ShotsLanded   int
+	Killed        bool
+	Outcome       string
+	Rank          int
+	Reason        string
+	// Log is the bot's own log of the match: show it to its owner only.
+	Log string
+}
+
+// matchAttachPlayers loads the players of ms in one query.
+func (s *Store) matchAttachPlayers(ctx context.Context, ms []*MatchRow, withLog bool) error {
+	if len(ms) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(ms))
+	byID := make(map[int64]*MatchRow, len(ms))
+	for i, m := range ms {
+		ids[i] = m.ID
+		byID[m.ID] = m
+	}
+	rows, err := s.db.Query(ctx, `
+		SELECT p.match_id, p.seat, p.key, p.bot_id, b.name, b.owner_id, u.username, p.bot_version_id, v.number,
+		       p.points, p.ships_left, p.shots_fired, p.shots_landed, p.killed, p.outcome, p.rank, p.reason,
+		       CASE WHEN $2 THEN p.log ELSE '' END
+		FROM match_players p
+		JOIN bots b ON b.id = p.bot_id
+		JOIN users u ON u.id = b.owner_id
+		JOIN bot_versions v ON v.id = p.bot_version_id
+		WHERE p.match_id = ANY($1) ORDER BY p.match_id, p.seat`, ids, withLog)
+	if err != nil {
+		return fmt.Errorf("store: players of matches: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var matchID int64
+		var p MatchPlayerRow
+		if err := rows.Scan(&matchID, &p.Seat, &p.Key, &p.BotID, &p.BotName, &p.OwnerID, &p.Owner, &p.VersionID,
+			&p.VersionNumber, &p.Points, &p.ShipsLeft, &p.ShotsFired, &p.ShotsLanded, &p.Killed, &p.Outcome,
+			&p.Rank, &p.Reason, &p.Log); err != nil {
+			return fmt.Errorf("store: players of matches: %w", err)
+		}
+		m := byID[matchID]
+		m.Players = append(m.Players, p)
+	}
+	return rows.Err()
+}

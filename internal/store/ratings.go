@@ -287,3 +287,75 @@ func (s *Store) RatingReplace(ctx context.Context, r RatingState) error {
 	}
 	return nil
 }
+
+// LeaderboardRow is one line of a game's leaderboard.
+type LeaderboardRow struct {
+	Rank     int
+	BotID    int64
+	BotName  string
+	Owner    string
+	Language string
+	House    bool
+	Rating
+}
+
+// LeaderboardRows returns one page of a game's leaderboard: every enabled
+// bot with a built version, rated bots by conservative rating then id (read
+// in index order), then bots without a rated match yet, by id, showing the
+// Glicko-2 start (1500 ± 350). It also returns how many bots are listed.
+func (s *Store) LeaderboardRows(ctx context.Context, game string, limit, offset int) ([]LeaderboardRow, int, error) {
+	var total int
+	err := s.db.QueryRow(ctx, `SELECT count(*) FROM bots WHERE game = $1 AND NOT disabled AND current_version_id IS NOT NULL`,
+		game).Scan(&total)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: count leaderboard of %s: %w", game, err)
+	}
+	rows, err := s.db.Query(ctx, `
+		SELECT id, name, owner, language, house, rating, deviation, games, wins, losses, draws, last_game_at
+		FROM (
+			(SELECT 0 AS part, b.id, b.name, u.username AS owner, b.language, b.house, r.rating, r.deviation,
+			        r.rating - 2 * r.deviation AS conservative,
+			        r.games, r.wins, r.losses, r.draws, r.last_game_at
+			 FROM ratings r JOIN bots b ON b.id = r.bot_id JOIN users u ON u.id = b.owner_id
+			 WHERE r.ladder = $1 AND b.game = $1 AND NOT b.disabled AND b.current_version_id IS NOT NULL
+			 ORDER BY r.rating - 2 * r.deviation DESC, r.bot_id
+			 LIMIT $2::int + $3::int)
+			UNION ALL
+			(SELECT 1, b.id, b.name, u.username, b.language, b.house, 1500, 350, 800, 0, 0, 0, 0, NULL
+			 FROM bots b JOIN users u ON u.id = b.owner_id
+			 WHERE b.game = $1 AND NOT b.disabled AND b.current_version_id IS NOT NULL
+			   AND NOT EXISTS (SELECT 1 FROM ratings r WHERE r.bot_id = b.id AND r.ladder = $1)
+			 ORDER BY b.id
+			 LIMIT $2::int + $3::int)
+		) l
+		ORDER BY part, conservative DESC, id
+		LIMIT $2 OFFSET $3`, game, limit, offset)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: leaderboard of %s: %w", game, err)
+	}
+	defer rows.Close()
+	var out []LeaderboardRow
+	for rows.Next() {
+		l := LeaderboardRow{Rank: offset + len(out) + 1}
+		if err := rows.Scan(&l.BotID, &l.BotName, &l.Owner, &l.Language, &l.House, &l.Rating.Rating, &l.Deviation,
+			&l.Games, &l.Wins, &l.Losses, &l.Draws, &l.LastGameAt); err != nil {
+			return nil, 0, fmt.Errorf("store: leaderboard of %s: %w", game, err)
+		}
+		out = append(out, l)
+	}
+	return out, total, rows.Err()
+}
+
+// Rating is a bot's current standing on its game's ladder.
+type Rating struct {
+	Rating     float64
+	Deviation  float64
+	Games      int
+	Wins       int
+	Losses     int
+	Draws      int
+	LastGameAt *time.Time
+}
+
+// Conservative is the rating the leaderboard sorts by: rating − 2 × deviation.
+func (r Rating) Conservative() float64 { return r.Rating - 2*r.Deviation }

@@ -1,4 +1,4 @@
-package jobs
+package schedule
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/game/rulesets"
+	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/rating"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
@@ -55,11 +56,11 @@ func TestRatingCheckRaisesAlarm(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	sched, err := NewScheduler(SchedulerConfig{Pool: pool, BattleEvery: time.Hour, RatingCheckEvery: time.Second, Rules: rulesets.Registry()})
+	sched, err := New(Config{Pool: pool, BattleEvery: time.Hour, RatingCheckEvery: time.Second, Rules: rulesets.Registry()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := NewWorker(Deps{Pool: pool, Bucket: bucket, Games: rulesets.Registry(), Scheduler: sched, WorkDir: t.TempDir()})
+	w, err := jobs.NewWorker(jobs.Deps{Pool: pool, Bucket: bucket, Games: rulesets.Registry(), Scheduler: sched, WorkDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

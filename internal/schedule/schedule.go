@@ -1,4 +1,8 @@
-package jobs
+// Package schedule runs the competition's periodic work as River periodic
+// jobs on a worker's client: starting and advancing battles, the ladder's
+// matchmaking, and the nightly check of the ratings against their
+// history. River's leader election makes sure one worker enqueues them.
+package schedule
 
 import (
 	"context"
@@ -8,11 +12,14 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 
 	"github.com/broadside/broadside/internal/competition"
+	"github.com/broadside/broadside/internal/fleet"
 	"github.com/broadside/broadside/internal/game"
+	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -28,7 +35,7 @@ func (BattleTickArgs) Kind() string { return "battle_tick" }
 
 // InsertOpts keeps at most one tick waiting or running.
 func (BattleTickArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueCompetition, MaxAttempts: 1, UniqueOpts: whileUnfinished()}
+	return river.InsertOpts{Queue: QueueCompetition, MaxAttempts: 1, UniqueOpts: jobs.WhileUnfinished()}
 }
 
 // LadderTickArgs asks the ladder's matchmaker to fill the queue.
@@ -39,11 +46,11 @@ func (LadderTickArgs) Kind() string { return competition.LadderTickJob }
 
 // InsertOpts keeps at most one tick waiting or running.
 func (LadderTickArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueCompetition, MaxAttempts: 1, UniqueOpts: whileUnfinished()}
+	return river.InsertOpts{Queue: QueueCompetition, MaxAttempts: 1, UniqueOpts: jobs.WhileUnfinished()}
 }
 
-// SchedulerConfig tunes the competition's periodic work.
-type SchedulerConfig struct {
+// Config tunes the competition's periodic work.
+type Config struct {
 	Pool   *pgxpool.Pool
 	Logger *slog.Logger
 	// BattleEvery is how often due battles start and running ones are
@@ -65,20 +72,20 @@ type SchedulerConfig struct {
 
 // Scheduler runs the periodic competition jobs. It has no River client of
 // its own: the worker registers its jobs on the worker's client (see
-// Deps.Scheduler), because River runs its maintenance, the rescue of jobs
+// jobs.Deps.Scheduler), because River runs its maintenance, the rescue of jobs
 // left by a dead worker included, on whichever client leads, and a client
 // that does not know the match and build kinds would discard those jobs.
 // River's leader election makes sure only one process enqueues the
 // periodic jobs.
 type Scheduler struct {
 	svc *competition.Service
-	cfg SchedulerConfig
+	cfg Config
 }
 
-// NewScheduler returns a scheduler for Deps.Scheduler.
-func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
+// New returns a scheduler for jobs.Deps.Scheduler.
+func New(cfg Config) (*Scheduler, error) {
 	if cfg.Pool == nil {
-		return nil, errors.New("jobs: scheduler needs a database pool")
+		return nil, errors.New("schedule: scheduler needs a database pool")
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -97,26 +104,24 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 const (
 	periodicBattle = "battle_tick"
 	periodicLadder = competition.LadderTickJob
-	// periodicRescue is not a River job: every worker looks for the jobs
-	// of dead workers after each heartbeat (see Worker.rescue).
-	periodicRescue = "rescue"
 )
 
-// register adds the tick workers and returns the periodic jobs. River's
-// leader alone inserts periodic jobs, and each kind is unique while
-// unfinished, so however many workers run, at most one tick of each kind
-// waits or runs at a time.
-func (s *Scheduler) register(workers *river.Workers) []*river.PeriodicJob {
+// AddWorkers adds the tick workers and their queue and returns the
+// periodic jobs. River's leader alone inserts periodic jobs, and each kind
+// is unique while unfinished, so however many workers run, at most one
+// tick of each kind waits or runs at a time.
+func (s *Scheduler) AddWorkers(workers *river.Workers, queues map[string]river.QueueConfig) []*river.PeriodicJob {
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, _ *river.Job[BattleTickArgs]) error {
-		return recorded(ctx, s.cfg.Pool, s.cfg.Logger, periodicBattle, s.BattleTick)
+		return fleet.Recorded(ctx, s.cfg.Pool, s.cfg.Logger, periodicBattle, s.BattleTick)
 	}))
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, job *river.Job[LadderTickArgs]) error {
 		rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(job.ID)))
-		return recorded(ctx, s.cfg.Pool, s.cfg.Logger, periodicLadder, func(ctx context.Context) error { return s.LadderTick(ctx, rng) })
+		return fleet.Recorded(ctx, s.cfg.Pool, s.cfg.Logger, periodicLadder, func(ctx context.Context) error { return s.LadderTick(ctx, rng) })
 	}))
 	river.AddWorker(workers, river.WorkFunc(func(ctx context.Context, _ *river.Job[RatingCheckArgs]) error {
-		return recorded(ctx, s.cfg.Pool, s.cfg.Logger, periodicRatingCheck, s.RatingCheck)
+		return fleet.Recorded(ctx, s.cfg.Pool, s.cfg.Logger, periodicRatingCheck, s.RatingCheck)
 	}))
+	queues[QueueCompetition] = river.QueueConfig{MaxWorkers: 1}
 	checkSchedule, _ := s.ratingCheckSchedule()
 	periodic := []*river.PeriodicJob{
 		river.NewPeriodicJob(river.PeriodicInterval(s.cfg.BattleEvery),
@@ -136,6 +141,21 @@ func (s *Scheduler) register(workers *river.Workers) []*river.PeriodicJob {
 
 func (s *Scheduler) ladderOn() bool { return s.cfg.LadderEvery > 0 && len(s.cfg.LadderGames) > 0 }
 
+// AfterBuildTx asks the ladder, inside the transaction of a build that
+// succeeded, to match the bot at once: a new bot's placement games start
+// without waiting for the next periodic tick. The tick is unique while
+// unfinished, so a burst of builds adds at most one. It inserts with the
+// client of the job it runs in (River's ClientFromContext).
+func (s *Scheduler) AfterBuildTx(ctx context.Context, tx pgx.Tx) error {
+	if !s.ladderOn() {
+		return nil
+	}
+	if _, err := river.ClientFromContext[pgx.Tx](ctx).InsertTx(ctx, tx, LadderTickArgs{}, nil); err != nil {
+		return fmt.Errorf("ask for a ladder tick: %w", err)
+	}
+	return nil
+}
+
 // intervals are the periodic jobs this scheduler runs, by name.
 func (s *Scheduler) intervals() map[string]time.Duration {
 	_, checkEvery := s.ratingCheckSchedule()
@@ -146,8 +166,8 @@ func (s *Scheduler) intervals() map[string]time.Duration {
 	return m
 }
 
-// registerRuns records the periodic jobs' intervals for the admin console.
-func (s *Scheduler) registerRuns(ctx context.Context) error {
+// RegisterRuns records the periodic jobs' intervals for the admin console.
+func (s *Scheduler) RegisterRuns(ctx context.Context) error {
 	st := store.New(s.cfg.Pool)
 	for name, every := range s.intervals() {
 		if err := st.PeriodicRegister(ctx, name, every); err != nil {
@@ -157,27 +177,8 @@ func (s *Scheduler) registerRuns(ctx context.Context) error {
 	return nil
 }
 
-// recorded runs one periodic job and records its start, end and error, so
-// operators see each one's last run. Failing to record is logged, never a
-// reason to skip the run.
-func recorded(ctx context.Context, pool *pgxpool.Pool, log *slog.Logger, name string, run func(context.Context) error) error {
-	st := store.New(pool)
-	if err := st.PeriodicStarted(ctx, name); err != nil {
-		log.Warn("periodic job: record start", "job", name, "err", err)
-	}
-	err := run(ctx)
-	msg := ""
-	if err != nil {
-		msg = err.Error()
-	}
-	if rerr := st.PeriodicFinished(context.WithoutCancel(ctx), name, msg); rerr != nil {
-		log.Warn("periodic job: record end", "job", name, "err", rerr)
-	}
-	return err
-}
-
-// attach gives the scheduler the client its matches are enqueued with.
-func (s *Scheduler) attach(c *Client) {
+// Attach gives the scheduler the client its matches are enqueued with.
+func (s *Scheduler) Attach(c *jobs.Client) {
 	s.svc = competition.New(store.New(s.cfg.Pool), c, s.cfg.Logger, s.cfg.Rules)
 }
 
@@ -237,7 +238,7 @@ func (s *Scheduler) ladderTick(ctx context.Context, rng *rand.Rand) error {
 
 // AfterMatch advances the battle a finished match belongs to, so the next
 // round starts without waiting for the periodic tick. It is meant for
-// Deps.AfterMatch; errors are logged, and the next tick retries.
+// jobs.Deps.AfterMatch; errors are logged, and the next tick retries.
 func (s *Scheduler) AfterMatch(ctx context.Context, matchID int64) {
 	id, err := store.New(s.cfg.Pool).BattleIDForMatch(ctx, matchID)
 	if errors.Is(err, store.ErrNotFound) {

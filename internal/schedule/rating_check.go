@@ -1,4 +1,4 @@
-package jobs
+package schedule
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/broadside/broadside/internal/competition"
+	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/store"
 )
 
@@ -23,7 +24,7 @@ func (RatingCheckArgs) Kind() string { return periodicRatingCheck }
 
 // InsertOpts keeps at most one check waiting or running.
 func (RatingCheckArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueCompetition, MaxAttempts: 1, UniqueOpts: whileUnfinished()}
+	return river.InsertOpts{Queue: QueueCompetition, MaxAttempts: 1, UniqueOpts: jobs.WhileUnfinished()}
 }
 
 // periodicRatingCheck names the check in periodic_runs and river_job.

@@ -1,4 +1,4 @@
-package jobs
+package schedule
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/broadside/broadside/internal/game/rulesets"
+	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
 )
@@ -19,15 +20,15 @@ func schedFixture(t *testing.T, n, slots int) (*Scheduler, *store.Store, []int64
 	t.Parallel()
 	pool := testdb.NewPool(t)
 	st := store.New(pool)
-	s, err := NewScheduler(SchedulerConfig{Pool: pool, LadderGames: []string{"entelect"}, LadderSlots: slots, Rules: rulesets.Registry()})
+	s, err := New(Config{Pool: pool, LadderGames: []string{"entelect"}, LadderSlots: slots, Rules: rulesets.Registry()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewClient(pool)
+	c, err := jobs.NewClient(pool)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.attach(c)
+	s.Attach(c)
 	var bots []int64
 	for i := 0; i < n; i++ {
 		bots = append(bots, builtBot(t, st, fmt.Sprintf("owner%d", i)))

@@ -1,4 +1,4 @@
-package jobs
+package schedule
 
 import (
 	"context"
@@ -10,7 +10,9 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/broadside/broadside/internal/blob"
+	"github.com/broadside/broadside/internal/fleet"
 	"github.com/broadside/broadside/internal/game/rulesets"
+	"github.com/broadside/broadside/internal/jobs"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
 )
@@ -61,7 +63,7 @@ func TestSeasonRunsByItself(t *testing.T) {
 	// The previous leader died while running a ladder tick: the tick is
 	// left running, and as ticks are unique while unfinished it blocks
 	// every later one until the dead worker's jobs are rescued.
-	ins, err := NewClient(pool)
+	ins, err := jobs.NewClient(pool)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,9 +84,9 @@ func TestSeasonRunsByItself(t *testing.T) {
 
 	const every = 300 * time.Millisecond
 	const wantTicks = 4
-	var first *Worker
+	var first *jobs.Worker
 	for i := 0; i < 2; i++ {
-		sched, err := NewScheduler(SchedulerConfig{
+		sched, err := New(Config{
 			Pool: pool, BattleEvery: every, LadderEvery: every, RatingCheckEvery: every,
 			LadderGames: []string{"entelect"}, LadderSlots: 1, Rules: rulesets.Registry(),
 		})
@@ -94,7 +96,7 @@ func TestSeasonRunsByItself(t *testing.T) {
 		// Rule sets but no match slots and no builder, as a worker started
 		// with WORKER_CONCURRENCY=0: it runs the periodic jobs only, so the
 		// matches they create stay queued for counting.
-		w, err := NewWorker(Deps{Pool: pool, Bucket: bucket, Games: rulesets.Registry(), Scheduler: sched,
+		w, err := jobs.NewWorker(jobs.Deps{Pool: pool, Bucket: bucket, Games: rulesets.Registry(), Scheduler: sched,
 			WorkDir: t.TempDir(), HeartbeatEvery: every, DeadAfter: 3 * every})
 		if err != nil {
 			t.Fatal(err)
@@ -116,7 +118,7 @@ func TestSeasonRunsByItself(t *testing.T) {
 	// Wait on River's own events, from one of the two workers' clients:
 	// each worker sees only the jobs it ran, so count from the database
 	// once either worker has seen enough ticks go by.
-	events, cancel := first.river.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed)
+	events, cancel := first.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed)
 	defer cancel()
 	deadline := time.After(60 * time.Second)
 	for done := false; !done; {
@@ -172,14 +174,14 @@ func TestSeasonRunsByItself(t *testing.T) {
 
 	// /metrics says the same, and raises the alarm once the ticks stop
 	// for three intervals (seen here through a later clock).
-	c := NewPeriodicCollector(st)
+	c := fleet.NewPeriodicCollector(st)
 	if got := periodicGauges(t, c, "broadside_periodic_overdue"); len(got) != 4 || got["ladder_tick"] != 0 || got["battle_tick"] != 0 {
 		t.Errorf("overdue while running: %v", got)
 	}
 	if got := periodicGauges(t, c, "broadside_periodic_runs_total"); got["ladder_tick"] < wantTicks {
 		t.Errorf("runs in /metrics: %v", got)
 	}
-	c.now = func() time.Time { return time.Now().Add(10 * every) }
+	c.Now = func() time.Time { return time.Now().Add(10 * every) }
 	if got := periodicGauges(t, c, "broadside_periodic_overdue"); got["ladder_tick"] != 1 || got["rescue"] != 1 {
 		t.Errorf("stopped ticks not overdue in /metrics: %v", got)
 	}
