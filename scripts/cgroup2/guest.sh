@@ -141,9 +141,12 @@ echo
 worker=$!
 deadline=$(($(date +%s) + ${CGROUP2_WORKER_WAIT:-600}))
 ranked=0
+# Ranked matches are played in seat-swapped pairs and rated once both
+# halves are in: wait for the ratings, not for the first half.
 while [ "$(date +%s)" -lt $deadline ] && kill -0 $worker 2>/dev/null; do
   ranked=$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM matches WHERE ranked AND status = 'finished'" 2>/dev/null || echo 0)
-  [ "${ranked:-0}" -ge 1 ] && break
+  rated=$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM rating_events" 2>/dev/null || echo 0)
+  [ "${rated:-0}" -ge 2 ] && break
   sleep 3
 done
 grep -E 'cgroups for the sandbox|sandbox probe' /tmp/worker.log | cut -c1-400
