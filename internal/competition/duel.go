@@ -246,6 +246,9 @@ func advanceDuel(ctx context.Context, st *store.Store, tx pgx.Tx, queue Enqueuer
 	up := store.DuelUpdateParams{ID: d.ID, Status: store.DuelRunning,
 		WinsA: t.Score.WinsA, WinsB: t.Score.WinsB, Draws: t.Score.Draws}
 	switch {
+	case t.Failed != nil && t.Failed.Status == store.MatchCanceled:
+		up.Status = store.DuelFailed
+		up.Error = fmt.Sprintf("Game %d (match #%d) was canceled, so the duel stopped.", t.Failed.Index+1, t.Failed.MatchID)
 	case t.Failed != nil:
 		up.Status = store.DuelFailed
 		up.Error = fmt.Sprintf("Game %d (match #%d) could not be played, so the duel stopped. %s",

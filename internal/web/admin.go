@@ -161,8 +161,14 @@ func (h *Handler) adminMatchRequeue(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) adminMatchCancel(w http.ResponseWriter, r *http.Request) {
 	h.adminAct(w, r, func(ctx context.Context, actor, id int64) (string, error) {
-		err := h.store.InTx(ctx, func(_ pgx.Tx, st *store.Store) error {
+		err := h.store.InTx(ctx, func(tx pgx.Tx, st *store.Store) error {
 			if err := st.MatchCancel(ctx, id); err != nil {
+				return err
+			}
+			// A duel's game is counted as its result is recorded; a
+			// canceled one ends the duel, as a failed one does, so its
+			// owner is not left with a duel that never ends.
+			if _, err := competition.AdvanceDuel(ctx, tx, h.queue, id); err != nil {
 				return err
 			}
 			return st.AuditAdd(ctx, actor, "match.cancel", "match", id, "")

@@ -114,3 +114,39 @@ func TestDuelFromBotPage(t *testing.T) {
 		t.Errorf("end event: %+v", end)
 	}
 }
+
+// TestDuelGameCanceledByOrganiser: an organiser who cancels a game of a
+// running duel from the console ends the duel, with the reason, so its
+// owner may start another.
+func TestDuelGameCanceledByOrganiser(t *testing.T) {
+	b := setup(t, nil)
+	ann := b.browser(t)
+	ann.register("ann")
+	pyro, _ := b.builtBot(t, b.userID(t, "ann"), "Pyro")
+	orca, _ := b.builtBot(t, b.userID(t, "ann"), "Orca")
+	res := ann.postDuel(pyro, url.Values{"version": {"1"}, "opponent": {fmt.Sprintf("%d:1", orca)}, "max_games": {"4"}})
+	var id int64
+	if _, err := fmt.Sscanf(res.header.Get("Location"), "/duels/%d", &id); err != nil {
+		t.Fatalf("duel form: status %d, location %q", res.status, res.header.Get("Location"))
+	}
+	games, err := b.st.DuelGames(b.ctx, id)
+	if err != nil || len(games) == 0 {
+		t.Fatalf("%d games (%v)", len(games), err)
+	}
+	org := b.organiser(t)
+	form := url.Values{"csrf_token": {org.token("/admin")}}
+	if res := org.post(fmt.Sprintf("/admin/matches/%d/cancel", games[0].MatchID), form); res.status != http.StatusSeeOther {
+		t.Fatalf("cancel: status %d\n%s", res.status, res.body)
+	}
+	d, err := b.st.DuelGetByID(b.ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Status != store.DuelFailed || !strings.Contains(d.Error, "was canceled") {
+		t.Errorf("the duel after its game was canceled: %s %q", d.Status, d.Error)
+	}
+	again := ann.postDuel(orca, url.Values{"version": {"1"}, "opponent": {fmt.Sprintf("%d:1", pyro)}, "max_games": {"4"}})
+	if again.status != http.StatusSeeOther {
+		t.Errorf("a new duel after the first ended: status %d\n%s", again.status, again.body)
+	}
+}
