@@ -1,5 +1,5 @@
 # The portal: a static Go binary and the starter bots it seeds as house bots.
-FROM golang:1.26-bookworm AS build
+FROM golang:1.27-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download

@@ -1,7 +1,7 @@
 # An S3-compatible server for bots and replays: versitygw over a folder,
 # built from the Go module proxy (the same server the tests run). Only the
 # binary is kept: the Go toolchain and module cache would add 1.5 GB.
-FROM golang:1.26-bookworm AS build
+FROM golang:1.27-bookworm AS build
 RUN CGO_ENABLED=0 GOBIN=/out go install github.com/versity/versitygw/cmd/versitygw@v1.8.0
 
 FROM debian:bookworm-slim

@@ -21,8 +21,13 @@ need javac openjdk-17-jdk-headless
 need mvn maven
 need python3 python3
 # The interpreters BrainJar bots name in run.sh (its template runs
-# `coffee bot.coffee $1`). Debian 12 has no Python 2.7: there BrainJar's
-# "python" is Python 3 (docs/brainjar.md).
+# `coffee bot.coffee $1`). Debian 12 has no Python 2.7, and no registry
+# this set-up reaches has one: where pyenv or the machine provides it,
+# BrainJar's "python" is Python 2.7; elsewhere it is Python 3
+# (docs/brainjar.md), and the tests that play Python 2 bots say so.
+if ! command -v python2.7 >/dev/null 2>&1 && ! command -v python2 >/dev/null 2>&1; then
+  echo "setup: no Python 2.7 on PATH: Python 2 bots cannot play here (docs/brainjar.md)" >&2
+fi
 need coffee coffeescript
 need ruby ruby
 need php php-cli
@@ -68,19 +73,25 @@ if [ "${1:-}" = "--test" ] && ! command -v versitygw >/dev/null 2>&1 &&
 fi
 # --------------------------------------------------------------------------
 
-# --- Static checkers for `make vet` ------------------------------------------
+# --- Static checkers for `make vet` and `make vulncheck` -----------------------
 # staticcheck and govulncheck, from the Go module proxy into
-# $(go env GOPATH)/bin at pinned versions (scripts/vet.sh runs them).
+# $(go env GOPATH)/bin at pinned versions (scripts/vet.sh and
+# scripts/vulncheck.sh run them). Each is built with the Go of go.mod's
+# toolchain line: a checker built with an older Go cannot read a newer
+# standard library.
 if [ "${1:-}" = "--test" ]; then
   gobin=$(go env GOPATH)/bin
-  if ! "$gobin/staticcheck" -version 2>/dev/null | grep -q '(0.8.2)'; then
-    echo "setup: installing staticcheck" >&2
-    GOFLAGS= go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
-  fi
-  if ! "$gobin/govulncheck" -version 2>/dev/null | grep -q 'govulncheck@v1.9.0'; then
-    echo "setup: installing govulncheck" >&2
-    GOFLAGS= go install golang.org/x/vuln/cmd/govulncheck@v1.9.0
-  fi
+  toolchain=$(sed -n 's/^toolchain //p' go.mod)
+  # checker BINARY VERSION-WORD PACKAGE@VERSION
+  checker() {
+    if ! "$gobin/$1" -version 2>/dev/null | grep -qF "$2" ||
+      ! go version "$gobin/$1" 2>/dev/null | grep -q ": ${toolchain:-go}"; then
+      echo "setup: installing $1 with ${toolchain:-the local Go}" >&2
+      GOFLAGS= GOTOOLCHAIN=${toolchain:-local} go install "$3"
+    fi
+  }
+  checker staticcheck '(0.8.2)' honnef.co/go/tools/cmd/staticcheck@v0.8.2
+  checker govulncheck 'govulncheck@v1.9.0' golang.org/x/vuln/cmd/govulncheck@v1.9.0
 fi
 # --------------------------------------------------------------------------
 
