@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,10 +57,6 @@ func TestBrowserOriginalBotTypes(t *testing.T) {
 		{"Nugget", zipOf("nuget", filepath.Join(starters, "entelect-csharp"), map[string]string{
 			"packages.config": `<packages><package id="Newtonsoft.Json" version="10.0.3" /></packages>`}),
 			"NuGet package(s) Newtonsoft.Json 10.0.3 are not in the bot's packages/ folder"},
-	}
-	if _, err := exec.LookPath("julia"); err != nil {
-		refused = append(refused, struct{ name, zip, want string }{"Juliet", zipOf("julia", "", map[string]string{
-			"bot.json": `{"BotType":"Julia","ProjectLocation":"","RunFile":"bot.jl"}`, "bot.jl": "println(1)\n"}), "no Julia"})
 	}
 
 	run, get := bp.run, bp.get

@@ -2,7 +2,6 @@ package jobs_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,13 +13,18 @@ import (
 
 // TestWorkerOriginalBotTypes takes the 2017 bot types the starters do not
 // cover through the worker: the C# starter is built from source with xbuild
-// in the sandbox and plays a match under mono, Python 2 plays where a
-// python2 exists, and the types this platform cannot build fail their
-// build at once with the reason and what to do.
+// in the sandbox and plays a match under mono against a Python 2 bot, and
+// the types this platform cannot build fail their build at once with the
+// reason and what to do. Julia is not among them: whether it builds depends
+// on the machine (Debian has no Julia), so internal/botexec checks the
+// refusal with a PATH of its own.
 func TestWorkerOriginalBotTypes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and plays real bots")
 	}
+	// Python 2.7 is what setup provides for it (pyenv); the refusal where
+	// a machine has none is internal/botexec's to check.
+	testenv.RequireProgram(t, "python2")
 	e := setup(t)
 	startWorker(t, e, t.TempDir())
 
@@ -45,14 +49,6 @@ func TestWorkerOriginalBotTypes(t *testing.T) {
 		{"nuget", `{"BotType":"CSharp","ProjectLocation":"","RunFile":"bin\\Release\\StarterBot.exe"}`,
 			map[string]string{"packages.config": `<packages><package id="Newtonsoft.Json" version="10.0.3" /></packages>`},
 			"NuGet package(s) Newtonsoft.Json 10.0.3 are not in the bot's packages/ folder"},
-	}
-	if _, err := exec.LookPath("julia"); err != nil {
-		refused = append(refused, struct {
-			name, manifest string
-			files          map[string]string
-			want           string
-		}{"julia", `{"BotType":"Julia","ProjectLocation":"","RunFile":"bot.jl"}`, map[string]string{"bot.jl": "println(1)\n"},
-			"no Julia"})
 	}
 	versions := map[string]int64{}
 	for _, r := range refused {
@@ -91,17 +87,11 @@ func TestWorkerOriginalBotTypes(t *testing.T) {
 	if cs.BuildStatus != store.BuildOK || !strings.Contains(cs.BuildLog, "xbuild") {
 		t.Fatalf("C# starter: %s\n%s", cs.BuildStatus, cs.BuildLog)
 	}
-	opponent := py2
 	p2 := e.waitBuilt(t, py2, 3*time.Minute)
-	if _, err := exec.LookPath("python2"); err != nil || p2.BuildStatus != store.BuildOK {
-		// Where no python2 exists, the build says so; the C# bot then
-		// plays itself.
-		if p2.BuildStatus != store.BuildFailed || !strings.Contains(p2.BuildLog, "python2") {
-			t.Fatalf("Python 2 bot without python2: %s\n%s", p2.BuildStatus, p2.BuildLog)
-		}
-		t.Logf("no python2 here: %s", p2.BuildLog)
-		opponent = csharp
+	if p2.BuildStatus != store.BuildOK {
+		t.Fatalf("Python 2 bot: %s\n%s", p2.BuildStatus, p2.BuildLog)
 	}
+	opponent := py2
 	csV, _ := e.st.BotVersionGetByID(e.ctx, csharp)
 	opV, _ := e.st.BotVersionGetByID(e.ctx, opponent)
 	id := e.createMatch(t, 5, csV.BotID, opV.BotID)
