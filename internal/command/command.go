@@ -82,6 +82,12 @@ type Result struct {
 	Signal string
 	// Truncated is set when output beyond Limits.OutputBytes was dropped.
 	Truncated bool
+	// Stall is how long, while the command ran, at least one of its own
+	// processes was ready to run but waited for a CPU: the "some" total of
+	// its cgroup's cpu.pressure. StallKnown is false where the kernel does
+	// not measure it per cgroup (cgroup v1, no PSI, no cgroups).
+	Stall      time.Duration
+	StallKnown bool
 }
 
 // Process is a started long-lived command whose standard streams the caller

@@ -1,13 +1,9 @@
 package jobs
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/broadside/broadside/internal/command"
@@ -16,15 +12,19 @@ import (
 
 // A bot's time-out counts against the bot, unless the worker's own
 // measurements show the machine was too busy to give the bot its time.
-// The measurement is the kernel's CPU pressure (/proc/pressure/cpu, "some"):
-// the time during which at least one runnable task waited for a CPU. A
-// command killed at its wall-time limit that spent most of that time with
-// tasks waiting for a CPU, while it got little CPU itself, was starved by
-// the machine; the match stops with a platform error (which wraps
-// command.ErrPlatform, as a sandbox that refused does) and is played again
-// later. A bot that spends its time computing (its CPU time is at least
-// half its wall time, whatever the load) or sleeping on a quiet machine is
-// at fault, and its time-out counts as the rule set says.
+// The measurement is the kernel's CPU pressure: the time during which a
+// task ready to run waited for a CPU. Where the sandbox measures it for the
+// command's own cgroup (cgroup v2), it is the bot's own processes' wait; a
+// bot that sleeps past its time is then at fault however busy the machine.
+// Elsewhere it is the machine's (/proc/pressure/cpu, "some"), and a bot that
+// slept through a busy machine is given the benefit of the doubt. A
+// command killed at its wall-time limit that spent most of that time
+// waiting for a CPU, while it got little CPU itself, was starved; the match
+// stops with a platform error (which wraps command.ErrPlatform, as a
+// sandbox that refused does) and is played again later. A bot that spends
+// its time computing (its CPU time is at least half its wall time, whatever
+// the load) or sleeping on a quiet machine is at fault, and its time-out
+// counts as the rule set says.
 const (
 	// overloadStall is the share of a timed-out command's wall time with
 	// tasks waiting for a CPU above which the machine is overloaded.
@@ -49,7 +49,7 @@ func (e *overloadError) Unwrap() error { return command.ErrPlatform }
 
 // stallClock reads the machine's cumulative CPU stall; ok is false where
 // the kernel does not measure it (no PSI), and then no time-out is taken
-// for the machine's.
+// for the machine's unless the sandbox measured the command's own.
 type stallClock func() (total time.Duration, ok bool)
 
 // cpuPressure reads the "some" total of /proc/pressure/cpu.
@@ -58,25 +58,7 @@ func cpuPressure() (time.Duration, bool) {
 	if err != nil {
 		return 0, false
 	}
-	return parsePressure(b)
-}
-
-// parsePressure reads the "some" line's total (microseconds) of a PSI file.
-func parsePressure(b []byte) (time.Duration, bool) {
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 0 || fields[0] != "some" {
-			continue
-		}
-		for _, f := range fields[1:] {
-			if v, ok := strings.CutPrefix(f, "total="); ok {
-				us, err := strconv.ParseInt(v, 10, 64)
-				return time.Duration(us) * time.Microsecond, err == nil
-			}
-		}
-	}
-	return 0, false
+	return sandbox.ParsePressure(b)
 }
 
 // overloadGuard is a seat's runner that tells a time-out on an overloaded
@@ -89,16 +71,20 @@ type overloadGuard struct {
 // Run runs c and, when it timed out starved of CPU, returns its result
 // with an overloadError.
 func (g overloadGuard) Run(ctx context.Context, c sandbox.Cmd) (sandbox.Result, error) {
-	before, ok := g.stall()
+	before, machineOK := g.stall()
 	res, err := g.Runner.Run(ctx, c)
-	if err != nil || !ok || !res.TimedOut || res.Wall <= 0 {
+	if err != nil || !res.TimedOut || res.Wall <= 0 {
 		return res, err
 	}
-	after, ok := g.stall()
-	if !ok {
-		return res, nil
+	stall := res.Stall
+	if !res.StallKnown {
+		after, ok := g.stall()
+		if !machineOK || !ok {
+			return res, nil
+		}
+		stall = after - before
 	}
-	share := float64(after-before) / float64(res.Wall)
+	share := float64(stall) / float64(res.Wall)
 	if share >= overloadStall && float64(res.CPU) < overloadCPU*float64(res.Wall) {
 		return res, &overloadError{stall: min(share, 1), wall: res.Wall}
 	}

@@ -164,6 +164,20 @@ func (cs *cgroupSet) cpu() (time.Duration, bool) {
 	return time.Duration(ns), true
 }
 
+// stall is how long at least one process of the cgroup waited for a CPU,
+// from cgroup v2's cpu.pressure; ok is false on cgroup v1 or without PSI.
+func (cs *cgroupSet) stall() (time.Duration, bool) {
+	d, v2 := cs.dirs[unified]
+	if !v2 {
+		return 0, false
+	}
+	b, err := os.ReadFile(filepath.Join(d, "cpu.pressure"))
+	if err != nil {
+		return 0, false
+	}
+	return ParsePressure(b)
+}
+
 // memoryExceeded reports whether the kernel killed a process of the cgroup
 // for going over its memory limit.
 func (cs *cgroupSet) memoryExceeded() bool {

@@ -33,6 +33,9 @@ type proc struct {
 	killTree func()
 	// cpu, when set, measures the tree's CPU time better than rusage.
 	cpu func() (time.Duration, bool)
+	// stall reads how long the tree's processes waited for a CPU (its own
+	// cgroup's, so from zero), where the kernel measures it.
+	stall func() (time.Duration, bool)
 	// memoryExceeded, when set, reports whether the memory limit was hit.
 	memoryExceeded func() bool
 	// watchdog, when set, is polled while the command runs; a non-empty
@@ -213,6 +216,9 @@ func (p *proc) finish(wall time.Duration, waitErr error) {
 		if used, ok := p.cpu(); ok && used > r.CPU {
 			r.CPU = used
 		}
+	}
+	if p.stall != nil {
+		r.Stall, r.StallKnown = p.stall()
 	}
 	if p.stdout != nil {
 		var trunc bool

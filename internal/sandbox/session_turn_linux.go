@@ -108,13 +108,16 @@ func (s *Session) await(ctx context.Context, limits Limits, w *turnWatch, disk f
 	}
 }
 
-// measure completes r from the session's cgroup: the command's CPU time
-// and whether the kernel killed for memory during it; with over, why the
-// watch stopped it.
+// measure completes r from the session's cgroup: the command's CPU time,
+// how long its processes waited for a CPU, and whether the kernel killed
+// for memory during it; with over, why the watch stopped it.
 func (s *Session) measure(r *Result, w *turnWatch, over bool) {
 	if s.cg != nil {
 		if used, ok := s.cg.cpu(); ok {
 			r.CPU = used - w.cpu0
+		}
+		if stall, ok := s.cg.stall(); ok {
+			r.Stall, r.StallKnown = stall-w.stall0, true
 		}
 		if s.cg.oomKills() > w.oom0 {
 			r.MemoryExceeded = true

@@ -15,6 +15,7 @@ import (
 // since it started.
 type turnWatch struct {
 	cpu0   time.Duration
+	stall0 time.Duration
 	mem0   int64
 	oom0   int64
 	reason string
@@ -42,6 +43,7 @@ func newTurnWatch(cg *cgroupSet) *turnWatch {
 	w := &turnWatch{}
 	if cg != nil {
 		w.cpu0, _ = cg.cpu()
+		w.stall0, _ = cg.stall()
 		w.mem0, _ = cg.memoryUsage()
 		w.oom0 = cg.oomKills()
 	}

@@ -70,7 +70,7 @@ mkdir -p /tmp/bin && cp "$BIN/sandbox.test" /tmp/bin/
 # stretched alike (testenv.Scaled), so that a bot that did not finish its
 # probing in time does not read as a sandbox that stopped it.
 (cd "$REPO/internal/sandbox" && BROADSIDE_TEST_TIME_SCALE=8 /tmp/bin/sandbox.test -test.v -test.timeout 30m -test.run \
-  '^(TestProbe|TestHostileBots|TestHostileBotsSession|TestSessionLimitsOutsideTheSession|TestVirtualenvInSandbox)$' 2>&1) |
+  '^(TestProbe|TestHostileBots|TestHostileBotsSession|TestSessionLimitsOutsideTheSession|TestVirtualenvInSandbox|TestOwnCPUWait)$' 2>&1) |
   tee /tmp/sandbox-tests.log | grep -E '^(=== RUN|\s*--- |ok|FAIL|PASS|panic)|cgroups='
 if ! grep -q '^PASS$' /tmp/sandbox-tests.log; then
   grep -v -E '^=== |^\s*--- PASS|result: exit' /tmp/sandbox-tests.log | cut -c1-400 | head -200
