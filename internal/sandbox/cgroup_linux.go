@@ -62,7 +62,34 @@ func findCgroupV1() (cgroupParents, error) {
 		}
 		parents[c] = dir
 	}
+	if dir := hybridPSIDir(own[""]); dir != "" {
+		parents[psi] = dir
+	}
 	return parents, nil
+}
+
+// psi is the key, in cgroupParents and cgroupSet.dirs, of a cgroup in the
+// cgroup v2 hierarchy that a cgroup v1 ("hybrid") machine also mounts: it
+// holds no controller, but the kernel keeps each of its cgroups' CPU
+// pressure, so a command's own wait for a CPU can be told from the
+// machine's there too.
+const psi = "psi"
+
+// hybridPSIDir returns the worker's own cgroup in the hybrid v2 hierarchy
+// (path, from the "0::" line of /proc/self/cgroup) where it keeps CPU
+// pressure and the worker can create cgroups under it, else "".
+func hybridPSIDir(path string) string {
+	if path == "" {
+		return ""
+	}
+	dir := filepath.Join(cgroupRoot, "unified", path)
+	if _, err := os.Stat(filepath.Join(dir, "cpu.pressure")); err != nil {
+		return ""
+	}
+	if err := (cgroupParents{psi: dir}).checkWritable(); err != nil {
+		return ""
+	}
+	return dir
 }
 
 // checkWritable creates and removes a test cgroup under each parent.
@@ -165,10 +192,14 @@ func (cs *cgroupSet) cpu() (time.Duration, bool) {
 }
 
 // stall is how long at least one process of the cgroup waited for a CPU,
-// from cgroup v2's cpu.pressure; ok is false on cgroup v1 or without PSI.
+// from its cpu.pressure in the cgroup v2 hierarchy (the only one, or the
+// hybrid one beside v1's); ok is false where there is none or no PSI.
 func (cs *cgroupSet) stall() (time.Duration, bool) {
-	d, v2 := cs.dirs[unified]
-	if !v2 {
+	d, ok := cs.dirs[unified]
+	if !ok {
+		d, ok = cs.dirs[psi]
+	}
+	if !ok {
 		return 0, false
 	}
 	b, err := os.ReadFile(filepath.Join(d, "cpu.pressure"))

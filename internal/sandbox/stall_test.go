@@ -4,6 +4,8 @@ package sandbox
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -11,15 +13,22 @@ import (
 )
 
 // TestOwnCPUWait checks what a result says of how long the command's own
-// processes waited for a CPU, in a fresh sandbox and in a session: on
-// cgroup v2 it is measured (a sleeper waits for nothing; processes that
-// outnumber the CPUs wait most of the time), on cgroup v1 it is not, and
-// the worker then falls back to the machine's pressure.
+// processes waited for a CPU, in a fresh sandbox and in a session: where
+// the kernel keeps CPU pressure per cgroup (cgroup v2, or the v2 hierarchy
+// a cgroup v1 machine mounts beside v1) it is measured, a sleeper waiting
+// for nothing and processes that outnumber the CPUs most of the time;
+// elsewhere it is not, and the worker falls back to the machine's pressure.
 func TestOwnCPUWait(t *testing.T) {
 	b := newTestBwrap(t)
-	v2 := Probe(context.Background()).Cgroups == "v2"
+	measured := Probe(context.Background()).Cgroups == "v2"
+	if !measured {
+		_, err := os.Stat(filepath.Join(cgroupRoot, "unified", "cpu.pressure"))
+		measured = err == nil
+	}
 	wall := testenv.Scaled(1500 * time.Millisecond)
-	sleeper := Cmd{Args: []string{"/bin/sh", "-c", "sleep 5"}, Limits: Limits{WallTime: wall}}
+	// The sleeper's start waits for a CPU on a busy machine like any
+	// process's; a longer turn keeps that a small share of it.
+	sleeper := Cmd{Args: []string{"/bin/sh", "-c", "sleep 10"}, Limits: Limits{WallTime: 3 * wall}}
 	// Busy loops, twice as many as the CPUs the sandbox sees: whatever
 	// else runs on the machine, at any moment some of them wait.
 	hogs := Cmd{Args: []string{"/bin/sh", "-c",
@@ -31,20 +40,22 @@ func TestOwnCPUWait(t *testing.T) {
 		if !r.TimedOut {
 			t.Fatalf("%s: not stopped at its wall time: %+v", name, r)
 		}
-		if !v2 {
+		if !measured {
 			if r.StallKnown {
-				t.Errorf("%s: a wait of %v measured without cgroup v2", name, r.Stall)
+				t.Errorf("%s: a wait of %v measured without per-cgroup pressure", name, r.Stall)
 			}
 			return
 		}
 		if !r.StallKnown {
-			t.Fatalf("%s: no wait measured on cgroup v2", name)
+			t.Fatalf("%s: no wait measured, though the kernel keeps it per cgroup", name)
 		}
 		t.Logf("%s: waited %v of %v (CPU %v)", name, r.Stall, r.Wall, r.CPU)
 		if waitedMost && r.Stall < r.Wall/2 {
 			t.Errorf("%s: waited %v of %v", name, r.Stall, r.Wall)
 		}
-		if !waitedMost && r.Stall > r.Wall/4 {
+		// The worker's overload guard takes a wait over half the wall time
+		// for a starved command (overloadStall in internal/jobs).
+		if !waitedMost && r.Stall >= r.Wall/2 {
 			t.Errorf("%s: a sleeper waited %v of %v for a CPU", name, r.Stall, r.Wall)
 		}
 	}
