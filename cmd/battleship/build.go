@@ -23,12 +23,18 @@ var errBuild = errors.New("build failed")
 // with the platform's own build (the worker's), through runner, and prints
 // each build log on w. Folders without a readable manifest of a game of
 // the loader's are left to the match, which reports them.
-func buildBots(ctx context.Context, dirs []string, runner sandbox.Runner, loader *match.Loader, w io.Writer) error {
+func buildBots(ctx context.Context, dirs []string, runner sandbox.Runner, sandboxed bool, loader *match.Loader, w io.Writer) error {
 	b := build.New(runner, loader.Rules)
 	b.Runtimes = loader.Runtimes
 	// The downloads' fresh folders go to the system's temporary folder,
 	// not beside the contestant's own bot folders.
 	b.TempDir = os.TempDir()
+	if !sandboxed {
+		// The contestant's own Go build cache, as their go build uses:
+		// a Go bot then builds in a second, not in the ten or more a
+		// fresh cache takes to compile the standard library.
+		b.GoCache = userGoCache()
+	}
 	for _, dir := range dirs {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
@@ -49,6 +55,18 @@ func buildBots(ctx context.Context, dirs []string, runner sandbox.Runner, loader
 		}
 	}
 	return nil
+}
+
+// userGoCache is the Go build cache the user's go command uses: GOCACHE,
+// else go-build in the user's cache folder; "" when there is neither.
+func userGoCache() string {
+	if d := os.Getenv("GOCACHE"); filepath.IsAbs(d) {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "go-build")
+	}
+	return ""
 }
 
 // warnLoadErrors prints one line per seat that cannot play. A missing

@@ -112,7 +112,7 @@ func runDuel(ctx context.Context, rules *game.Registry, c duelConfig, stdout, st
 		dirs = append(dirs, s.sides[1].dir)
 	}
 	var buildLog bytes.Buffer
-	if err := buildBots(ctx, dirs, runner, s.loader, &buildLog); err != nil {
+	if err := buildBots(ctx, dirs, runner, c.sandbox, s.loader, &buildLog); err != nil {
 		stderr.Write(buildLog.Bytes())
 		return err
 	}

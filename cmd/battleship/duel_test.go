@@ -43,8 +43,7 @@ func newDuelKit(t *testing.T) duelKit {
 	t.Helper()
 	needTool(t, "go", "python3")
 	tmp := t.TempDir()
-	k := duelKit{bin: filepath.Join(tmp, "battleship"), dir: tmp}
-	runIn(t, ".", "go", "build", "-o", k.bin, ".")
+	k := duelKit{bin: battleshipBinary(t), dir: tmp}
 	for src, dst := range map[string]string{
 		filepath.Join("..", "..", "bots", "entelect-go-reference"): "reference",
 		filepath.Join("testdata", "duel-loser"):                    "loser",
@@ -90,20 +89,22 @@ func (k duelKit) duel(t *testing.T, args ...string) (result, duelSummary) {
 // TestDuel plays duels between real bot processes through the built
 // command, on the small map with few games.
 func TestDuel(t *testing.T) {
+	t.Parallel()
 	k := newDuelKit(t)
 
 	t.Run("a starter against a sure loser", func(t *testing.T) {
-		// With δ = 0.25, 8 straight wins decide (ln 1.5 a win against
-		// ln 19), well before the 12 games allowed.
-		r, s := k.duel(t, "-s", "1", "--games", "12", "--delta", "0.25", "--jobs", "2", "--json", "reference", "loser")
+		// With δ = 0.45, 5 straight wins decide (ln 1.9 a win against
+		// ln 19), well before the 8 games allowed.
+		r, s := k.duel(t, "-s", "1", "--games", "8", "--delta", "0.45", "--jobs", "2", "--json", "reference", "loser")
 		if r.code != 0 {
 			t.Fatalf("exit %d\n%s", r.code, r.stderr)
 		}
-		if s.Verdict != "A better" || s.Games != 8 || s.WinsA != 8 || s.WinsB != 0 || s.Draws != 0 || s.StoppedBy != "test" {
-			t.Fatalf("summary %+v, want A better after 8 straight wins", s)
+		if s.Verdict != "A better" || s.Games != 5 || s.WinsA != 5 || s.WinsB != 0 || s.Draws != 0 || s.StoppedBy != "test" {
+			t.Fatalf("summary %+v, want A better after 5 straight wins", s)
 		}
-		if s.WinRateA != 1 || s.CI95[1] != 1 || s.CI95[0] < 0.67 || s.CI95[0] > 0.68 || s.Game != "entelect" {
-			t.Errorf("rate %v, interval %v (want [0.676, 1]), game %s", s.WinRateA, s.CI95, s.Game)
+		// Wilson's interval for 5 wins of 5: 5 / (5 + 1.96²) = 0.566.
+		if s.WinRateA != 1 || s.CI95[1] != 1 || s.CI95[0] < 0.56 || s.CI95[0] > 0.57 || s.Game != "entelect" {
+			t.Errorf("rate %v, interval %v (want [0.566, 1]), game %s", s.WinRateA, s.CI95, s.Game)
 		}
 		if len(s.Results) != s.Games {
 			t.Fatalf("%d results for %d games", len(s.Results), s.Games)
@@ -133,8 +134,10 @@ func TestDuel(t *testing.T) {
 	})
 
 	t.Run("against itself, paired, twice", func(t *testing.T) {
-		args := []string{"-s", "1", "--games", "4", "--paired", "--seed", "42", "--jobs", "2", "--json", "reference", "reference"}
-		r, s := k.duel(t, args...)
+		args := func(games string) []string {
+			return []string{"-s", "1", "--games", games, "--paired", "--seed", "42", "--jobs", "2", "--json", "reference", "reference"}
+		}
+		r, s := k.duel(t, args("4")...)
 		if r.code != 0 {
 			t.Fatalf("exit %d\n%s", r.code, r.stderr)
 		}
@@ -153,13 +156,14 @@ func TestDuel(t *testing.T) {
 		if s.Results[0].Seed == s.Results[2].Seed {
 			t.Errorf("both pairs have seed %d", s.Results[0].Seed)
 		}
-		// The same master seed plays the same games to the same results.
-		r2, s2 := k.duel(t, args...)
+		// The same master seed plays the same games to the same results:
+		// a shorter duel from it plays its first pair again.
+		r2, s2 := k.duel(t, args("2")...)
 		if r2.code != 0 {
 			t.Fatalf("second run: exit %d\n%s", r2.code, r2.stderr)
 		}
-		if fmt.Sprint(s2.Results) != fmt.Sprint(s.Results) || s2.WinsA != s.WinsA || s2.Draws != s.Draws {
-			t.Errorf("the same seed gave\n%+v\nthen\n%+v", s.Results, s2.Results)
+		if len(s2.Results) != 2 || fmt.Sprint(s2.Results) != fmt.Sprint(s.Results[:2]) {
+			t.Errorf("the same seed gave\n%+v\nthen\n%+v", s.Results[:2], s2.Results)
 		}
 	})
 

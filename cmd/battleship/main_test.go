@@ -178,6 +178,7 @@ func checkReplay(t *testing.T, dir string, rounds int) map[string]any {
 // TestEndToEnd plays the reference bot against every sample bot on every
 // map size, then the bad-input cases, through the built command.
 func TestEndToEnd(t *testing.T) {
+	t.Parallel()
 	needTool(t, "go")
 	k := newKit(t)
 	t.Run("matches", func(t *testing.T) {

@@ -27,7 +27,7 @@ func play(ctx context.Context, rules *game.Registry, c config, stdin io.Reader, 
 	defer release()
 	if c.rebuild {
 		// On stderr, so that with --json the summary stays stdout's last line.
-		if err := buildBots(ctx, c.bots, runner, loader, stderr); err != nil {
+		if err := buildBots(ctx, c.bots, runner, c.sandbox, loader, stderr); err != nil {
 			return err
 		}
 	}

@@ -14,6 +14,7 @@ import (
 // TestForceRebuild checks -f: bots are built from source by the platform's
 // build before the match, and a bot never built gets one line saying so.
 func TestForceRebuild(t *testing.T) {
+	t.Parallel()
 	needTool(t, "go")
 	tmp := t.TempDir()
 	k := kit{bin: battleshipBinary(t), bots: filepath.Join(tmp, "bots")}

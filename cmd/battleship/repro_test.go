@@ -63,6 +63,7 @@ func sameResult(t *testing.T, got, want game.Summary) {
 // plays it again with the starter, unchanged and changed from round 10,
 // against the recorded moves of the other seat.
 func TestRepro(t *testing.T) {
+	t.Parallel()
 	needTool(t, "python3")
 	tmp := t.TempDir()
 	k := kit{bin: battleshipBinary(t), bots: tmp}

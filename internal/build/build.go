@@ -41,6 +41,13 @@ type Builder struct {
 	// beside the bot's folder (on its file system, so the downloads are
 	// moved into it, not copied).
 	TempDir string
+	// GoCache, when set, is the Go build cache that Go builds use (the
+	// local command's, building a contestant's own bots on their own
+	// machine, without a sandbox): the standard library is then compiled
+	// once, not at every build. Empty gives each build a cache of its own
+	// in the bot's folder, removed after it, so that on the platform
+	// untrusted builds share nothing.
+	GoCache string
 
 	// inspectFetch, when set, is called with each download's fresh folder
 	// once the download ended, before the folder is removed (tests).

@@ -279,3 +279,32 @@ Global
 	EndGlobalSection
 EndGlobal
 `
+
+// TestBuildGoCache checks GoCache, the local command's way of building a
+// contestant's own Go bot on their own machine: the build uses the cache it
+// names and leaves no cache of its own in the bot's folder. (Without it,
+// TestBuild's Go bot builds with a cache of its own.) The bot imports
+// nothing, so a fresh cache costs only the runtime's compilation.
+func TestBuildGoCache(t *testing.T) {
+	testenv.RequireProgram(t, "go")
+	b := New(sandbox.NewHost(sandbox.HostConfig{}), rulesets.Registry())
+	b.GoCache = t.TempDir()
+	dir := writeBot(t, map[string]string{"bot.json": `{"BotType":"Golang","RunFile":"bot"}`,
+		"go.mod": "module bot\n\ngo 1.21\n", "main.go": "package main\n\nfunc main() {}\n"})
+	m, err := botmeta.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := b.Build(context.Background(), dir, m)
+	if err != nil || !res.OK {
+		t.Fatalf("build: %v\n%s", err, res.Log)
+	}
+	if entries, _ := os.ReadDir(b.GoCache); len(entries) == 0 {
+		t.Error("the build did not use the cache it was given")
+	}
+	for _, left := range []string{".gocache", ".gopath"} {
+		if _, err := os.Stat(filepath.Join(dir, left)); err == nil {
+			t.Errorf("the build left %s in the bot's folder", left)
+		}
+	}
+}

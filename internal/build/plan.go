@@ -185,8 +185,18 @@ func (b *Builder) goSteps(work string, m botmeta.Manifest) ([]step, error) {
 				return []string{gobin, "mod", "download"}, append(goEnv(root), "GOWORK=off")
 			}}})
 	}
+	buildEnv := env
+	if b.GoCache != "" {
+		buildEnv = nil
+		for _, kv := range env {
+			if !strings.HasPrefix(kv, "GOCACHE=") {
+				buildEnv = append(buildEnv, kv)
+			}
+		}
+		buildEnv = append(buildEnv, "GOCACHE="+b.GoCache)
+	}
 	return append(steps,
-		step{args: []string{gobin, "build", "-o", filepath.FromSlash(m.RunFile), "."}, env: env},
+		step{args: []string{gobin, "build", "-o", filepath.FromSlash(m.RunFile), "."}, env: buildEnv},
 		step{args: []string{"/bin/rm", "-rf", ".gocache", ".gopath"}},
 	), nil
 }
