@@ -82,10 +82,10 @@ type Result struct {
 	Signal string
 	// Truncated is set when output beyond Limits.OutputBytes was dropped.
 	Truncated bool
-	// Stall is how long, while the command ran, at least one of its own
-	// processes was ready to run but waited for a CPU: the "some" total of
-	// its cgroup's cpu.pressure. StallKnown is false where the kernel does
-	// not measure it per cgroup (cgroup v1, no PSI, no cgroups).
+	// Stall is how long, while the command ran, its processes were ready
+	// to run but none of them got a CPU: the "full" total of its cgroup's
+	// cpu.pressure. StallKnown is false where the kernel does not measure
+	// it per cgroup (no cgroup v2 hierarchy, no PSI, no cgroups).
 	Stall      time.Duration
 	StallKnown bool
 }

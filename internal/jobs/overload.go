@@ -12,23 +12,29 @@ import (
 
 // A bot's time-out counts against the bot, unless the worker's own
 // measurements show the machine was too busy to give the bot its time.
-// The measurement is the kernel's CPU pressure: the time during which a
-// task ready to run waited for a CPU. Where the sandbox measures it for the
-// command's own cgroup (cgroup v2), it is the bot's own processes' wait; a
-// bot that sleeps past its time is then at fault however busy the machine.
-// Elsewhere it is the machine's (/proc/pressure/cpu, "some"), and a bot that
-// slept through a busy machine is given the benefit of the doubt. A
-// command killed at its wall-time limit that spent most of that time
-// waiting for a CPU, while it got little CPU itself, was starved; the match
-// stops with a platform error (which wraps command.ErrPlatform, as a
-// sandbox that refused does) and is played again later. A bot that spends
-// its time computing (its CPU time is at least half its wall time, whatever
-// the load) or sleeping on a quiet machine is at fault, and its time-out
-// counts as the rule set says.
+// The measurement is the kernel's CPU pressure: the time during which
+// tasks ready to run waited for a CPU. Where the sandbox measures it for the
+// command's own cgroup (Result.Stall: all of the bot's runnable processes
+// waiting, none running), a bot that sleeps past its time, or whose
+// processes only wait for one another, is at fault however busy the
+// machine; a wait of a quarter of its time for a CPU it was ready to use is
+// a machine too busy to judge it. Elsewhere it is the machine's
+// (/proc/pressure/cpu, "some"), which counts every task's wait: then half
+// the time, and a bot that slept through a busy machine is given the
+// benefit of the doubt. A command killed at its wall-time limit that waited
+// that long while it got little CPU itself was starved; the match stops
+// with a platform error (which wraps command.ErrPlatform, as a sandbox that
+// refused does) and is played again later. A bot that spends its time
+// computing (its CPU time is at least half its wall time, whatever the
+// load) or sleeping on a quiet machine is at fault, and its time-out counts
+// as the rule set says.
 const (
 	// overloadStall is the share of a timed-out command's wall time with
-	// tasks waiting for a CPU above which the machine is overloaded.
+	// tasks waiting for a CPU (the machine's) above which the machine is
+	// overloaded.
 	overloadStall = 0.5
+	// overloadOwnStall is the same for the command's own processes' wait.
+	overloadOwnStall = 0.25
 	// overloadCPU is the share of its wall time a starved command used at
 	// most; more, and it was busy computing on its own account.
 	overloadCPU = 0.5
@@ -58,7 +64,7 @@ func cpuPressure() (time.Duration, bool) {
 	if err != nil {
 		return 0, false
 	}
-	return sandbox.ParsePressure(b)
+	return sandbox.ParsePressure(b, "some")
 }
 
 // overloadGuard is a seat's runner that tells a time-out on an overloaded
@@ -76,8 +82,9 @@ func (g overloadGuard) Run(ctx context.Context, c sandbox.Cmd) (sandbox.Result, 
 	if err != nil || !res.TimedOut || res.Wall <= 0 {
 		return res, err
 	}
-	stall := res.Stall
+	stall, limit := res.Stall, overloadOwnStall
 	if !res.StallKnown {
+		limit = overloadStall
 		after, ok := g.stall()
 		if !machineOK || !ok {
 			return res, nil
@@ -85,7 +92,7 @@ func (g overloadGuard) Run(ctx context.Context, c sandbox.Cmd) (sandbox.Result, 
 		stall = after - before
 	}
 	share := float64(stall) / float64(res.Wall)
-	if share >= overloadStall && float64(res.CPU) < overloadCPU*float64(res.Wall) {
+	if share >= limit && float64(res.CPU) < overloadCPU*float64(res.Wall) {
 		return res, &overloadError{stall: min(share, 1), wall: res.Wall}
 	}
 	return res, nil

@@ -191,9 +191,12 @@ func (cs *cgroupSet) cpu() (time.Duration, bool) {
 	return time.Duration(ns), true
 }
 
-// stall is how long at least one process of the cgroup waited for a CPU,
-// from its cpu.pressure in the cgroup v2 hierarchy (the only one, or the
-// hybrid one beside v1's); ok is false where there is none or no PSI.
+// stall is how long every runnable process of the cgroup waited for a CPU
+// while none of them ran (the "full" line of its cpu.pressure, in the
+// cgroup v2 hierarchy: the only one, or the hybrid one beside v1's); ok is
+// false where there is none or no PSI. "full", not "some": processes of
+// the command that wait for one another (a fork bomb) are not starved by
+// the machine.
 func (cs *cgroupSet) stall() (time.Duration, bool) {
 	d, ok := cs.dirs[unified]
 	if !ok {
@@ -206,7 +209,7 @@ func (cs *cgroupSet) stall() (time.Duration, bool) {
 	if err != nil {
 		return 0, false
 	}
-	return ParsePressure(b)
+	return ParsePressure(b, "full")
 }
 
 // memoryExceeded reports whether the kernel killed a process of the cgroup

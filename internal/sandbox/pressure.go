@@ -8,14 +8,16 @@ import (
 	"time"
 )
 
-// ParsePressure reads the "some" line's total of a pressure stall file
-// (/proc/pressure/cpu, a cgroup's cpu.pressure): how long at least one task
-// waited. ok is false when the file has no such line.
-func ParsePressure(b []byte) (total time.Duration, ok bool) {
+// ParsePressure reads the total of the line named line ("some" or "full")
+// of a pressure stall file (/proc/pressure/cpu, a cgroup's cpu.pressure):
+// how long at least one task waited ("some"), or how long all of them
+// waited and none ran ("full", meaningful for a cgroup only). ok is false
+// when the file has no such line.
+func ParsePressure(b []byte, line string) (total time.Duration, ok bool) {
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
-		if len(fields) == 0 || fields[0] != "some" {
+		if len(fields) == 0 || fields[0] != line {
 			continue
 		}
 		for _, f := range fields[1:] {
