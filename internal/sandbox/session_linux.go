@@ -57,6 +57,9 @@ type Session struct {
 	nice int
 	// disk bounds what all the commands write together; nil: no bound.
 	disk *sessionDisk
+	// tree watches the session's writable folders for changes, so a
+	// command's disk watch walks them only after one; nil without inotify.
+	tree *treeWatch
 	// wrapDisk, set by tests only, wraps each command's disk check.
 	wrapDisk func(check func() string) func() string
 }
@@ -100,8 +103,12 @@ func (b *Bwrap) NewSession(mounts []Mount, limits Limits) (*Session, error) {
 	if s.nice, err = ownNice(); err != nil {
 		return nil, fmt.Errorf("sandbox: session: %w", err)
 	}
+	own := writableDirs(s.mounts)
+	if len(own) > 0 {
+		s.tree = newTreeWatch(own)
+	}
 	if b.sessionDiskLimit() >= 0 {
-		s.disk = &sessionDisk{start: fileClock(), own: writableDirs(s.mounts)}
+		s.disk = &sessionDisk{start: fileClock(), own: own, tree: s.tree}
 	}
 	c.Mounts, s.stages = newStages(c.Mounts)
 	c.Mounts = append(c.Mounts, Mount{Source: exe, Target: supervisorPath})
@@ -214,6 +221,7 @@ func (s *Session) startSupervisor(args []string, setup func(int) error) error {
 // release removes what NewSession made before the sandbox started:
 // the cgroups and the stages.
 func (s *Session) release() {
+	s.tree.close()
 	if s.cg != nil {
 		s.cg.remove()
 	}
@@ -282,7 +290,14 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 		return Result{}, err
 	}
 	w := newTurnWatch(s.cg)
-	disk := s.b.diskWatch(visible, since, spent)
+	// The command's own folders are watched from before it starts.
+	trees := []*treeWatch{s.tree}
+	if extra := commandDirs(writableDirs(s.mounts), c.Mounts); len(extra) > 0 {
+		t := newTreeWatch(extra)
+		defer t.close()
+		trees = append(trees, t)
+	}
+	disk := s.b.diskWatch(visible, since, spent, trees...)
 	if s.wrapDisk != nil {
 		disk = s.wrapDisk(disk)
 	}
