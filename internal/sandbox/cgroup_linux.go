@@ -264,11 +264,19 @@ const memoryChargeSlack = 4 << 20
 // memoryOver reports whether the cgroup holds more than base+limit bytes
 // of memoryUsage, reading memory.stat only when the cheap counter is over.
 func (cs *cgroupSet) memoryOver(base, limit int64) bool {
+	over, _ := cs.memoryHeadroom(base, limit)
+	return over
+}
+
+// memoryHeadroom is memoryOver and, when not over, how far below the limit
+// the cheap counter is (never more than memoryUsage is): 0 when only
+// memory.stat could tell.
+func (cs *cgroupSet) memoryHeadroom(base, limit int64) (over bool, headroom int64) {
 	if charged, ok := cs.memoryCharged(); ok && charged-base <= limit-memoryChargeSlack {
-		return false
+		return false, limit - memoryChargeSlack - (charged - base)
 	}
 	used, ok := cs.memoryUsage()
-	return ok && used-base > limit
+	return ok && used-base > limit, 0
 }
 
 // pids lists the processes still in the cgroup.

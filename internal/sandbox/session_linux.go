@@ -143,6 +143,10 @@ func (b *Bwrap) NewSession(mounts []Mount, limits Limits) (*Session, error) {
 	return s, nil
 }
 
+// supervisorMemory is what the session's memory limit holds beyond its
+// commands' for the supervisor.
+const supervisorMemory = 64 << 20
+
 // newCgroup creates the session's cgroup, when the runner has cgroups,
 // and returns what places the supervisor in it.
 func (s *Session) newCgroup() (func(int) error, error) {
@@ -151,7 +155,7 @@ func (s *Session) newCgroup() (func(int) error, error) {
 	}
 	sessionLimits := s.limits
 	if sessionLimits.MemoryBytes > 0 {
-		sessionLimits.MemoryBytes += 64 << 20 // the supervisor
+		sessionLimits.MemoryBytes += supervisorMemory
 	}
 	if sessionLimits.Processes > 0 {
 		sessionLimits.Processes += 32 // the supervisor's threads
