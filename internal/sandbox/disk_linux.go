@@ -70,13 +70,13 @@ func fileClock() unix.Timespec {
 // session): the command is also stopped when the two together are over
 // the session's bound.
 //
-// trees, when given, watch writable folders: those folders are then walked
+// groups, when given, watch writable folders: those folders are then walked
 // only at a tick after their watch saw a change, or diskIdlePoll after
 // their last walk, and what they held at their last walk counts meanwhile.
 // Nothing the command writes is there before it starts, so until a change
 // a watched folder counts nothing. Folders no watch covers (or whose watch
 // cannot tell) are walked at every tick.
-func (b *Bwrap) diskWatch(mounts []Mount, since unix.Timespec, spent int64, trees ...*treeWatch) func() string {
+func (b *Bwrap) diskWatch(mounts []Mount, since unix.Timespec, spent int64, trees ...*treeGroup) func() string {
 	limit := b.cfg.DiskBytes
 	if limit == 0 {
 		limit = defaultDiskBytes
@@ -109,6 +109,7 @@ func (b *Bwrap) diskWatch(mounts []Mount, since unix.Timespec, spent int64, tree
 		}
 		// Each group is walked (its changes read first) when due; each
 		// walk stops past the bounds, which is all a verdict needs.
+		drainGroups(groups)
 		walked := false
 		var u folderUse
 		for i := range groups {
@@ -140,7 +141,7 @@ func (b *Bwrap) diskWatch(mounts []Mount, since unix.Timespec, spent int64, tree
 // nil: none does), and what they held at their last walk.
 type watchGroup struct {
 	dirs     []string
-	tree     *treeWatch
+	tree     *treeGroup
 	use      folderUse
 	gen      uint64 // the watch's generation read before the last walk
 	known    bool   // use and gen hold: the watch could tell, and did
@@ -150,12 +151,12 @@ type watchGroup struct {
 // watchGroups sorts dirs by the watch that covers them. A watched group
 // starts known (empty, at the watch's current generation): the command has
 // not started yet.
-func watchGroups(dirs []string, trees []*treeWatch) []watchGroup {
+func watchGroups(dirs []string, trees []*treeGroup) []watchGroup {
 	now := time.Now()
 	var groups []watchGroup
 	var unwatched []string
 	for _, d := range dirs {
-		i := slices.IndexFunc(trees, func(t *treeWatch) bool { return t != nil && within(d, t.roots) })
+		i := slices.IndexFunc(trees, func(t *treeGroup) bool { return t != nil && within(d, t.roots) })
 		if i < 0 {
 			unwatched = append(unwatched, d)
 			continue
@@ -175,12 +176,23 @@ func watchGroups(dirs []string, trees []*treeWatch) []watchGroup {
 	return groups
 }
 
-// due reads the group's changes and reports whether it is to be walked
-// now: its watch saw a change or cannot tell, or diskIdlePoll passed. The
-// generation is read before the walk, so a change during it is seen at
-// the next tick.
+// drainGroups reads the events of each watch of groups once (a session's
+// groups share one): a read per tick, however many groups.
+func drainGroups(groups []watchGroup) {
+	for i, g := range groups {
+		if g.tree == nil || slices.ContainsFunc(groups[:i], func(o watchGroup) bool { return o.tree != nil && o.tree.t == g.tree.t }) {
+			continue
+		}
+		g.tree.t.drain()
+	}
+}
+
+// due reports whether the group is to be walked now: its watch saw a
+// change or cannot tell, or diskIdlePoll passed. The events are read
+// (drainGroups) before the walk, so a change during it is seen at the
+// next tick.
 func (g *watchGroup) due(now time.Time) bool {
-	gen, ok := g.tree.generation()
+	gen, ok := g.tree.current()
 	if ok && g.known && gen == g.gen && now.Sub(g.walkedAt) < diskIdlePoll {
 		return false
 	}

@@ -87,16 +87,16 @@ func diskWatchCase(t *testing.T, b *Bwrap, write func(own, other string), want s
 	before := filepath.Join(own, "before.bin")
 	writeFile(t, before, strings.Repeat("x", 4<<20))
 	mounts := []Mount{{Source: own, Writable: true}, {Source: filepath.Join(own, "sub"), Writable: true}, {Source: "/usr"}}
-	var trees []*treeWatch
+	var groups []*treeGroup
 	if watched {
-		tree := newTreeWatch(writableDirs(mounts))
+		tree := newTreeWatch()
 		if tree == nil {
 			t.Skip("no inotify")
 		}
 		defer tree.close()
-		trees = append(trees, tree)
+		groups = append(groups, tree.watch(writableDirs(mounts)))
 	}
-	w := b.diskWatch(mounts, clockAfter(t, before), -1, trees...)
+	w := b.diskWatch(mounts, clockAfter(t, before), -1, groups...)
 	// A first look before the command writes anything: a watched folder
 	// is then walked again only for what its watch sees.
 	if got := w(); got != "" {

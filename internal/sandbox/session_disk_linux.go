@@ -21,7 +21,7 @@ type sessionDisk struct {
 	pending chan diskSpent
 	// tree watches own; while it saw no change since own was last walked
 	// (at generation ownGen, valid when ownKnown), ownLast still holds.
-	tree     *treeWatch
+	tree     *treeGroup
 	ownGen   uint64
 	ownKnown bool
 	ownLast  int64

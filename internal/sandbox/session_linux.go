@@ -57,9 +57,11 @@ type Session struct {
 	nice int
 	// disk bounds what all the commands write together; nil: no bound.
 	disk *sessionDisk
-	// tree watches the session's writable folders for changes, so a
-	// command's disk watch walks them only after one; nil without inotify.
+	// tree watches the session's writable folders (own) and each
+	// command's for changes, so a command's disk watch walks them only
+	// after one; nil without inotify.
 	tree *treeWatch
+	own  *treeGroup
 	// wrapDisk, set by tests only, wraps each command's disk check.
 	wrapDisk func(check func() string) func() string
 }
@@ -104,11 +106,12 @@ func (b *Bwrap) NewSession(mounts []Mount, limits Limits) (*Session, error) {
 		return nil, fmt.Errorf("sandbox: session: %w", err)
 	}
 	own := writableDirs(s.mounts)
+	s.tree = newTreeWatch()
 	if len(own) > 0 {
-		s.tree = newTreeWatch(own)
+		s.own = s.tree.watch(own)
 	}
 	if b.sessionDiskLimit() >= 0 {
-		s.disk = &sessionDisk{start: fileClock(), own: own, tree: s.tree}
+		s.disk = &sessionDisk{start: fileClock(), own: own, tree: s.own}
 	}
 	c.Mounts, s.stages = newStages(c.Mounts)
 	c.Mounts = append(c.Mounts, Mount{Source: exe, Target: supervisorPath})
@@ -225,7 +228,9 @@ func (s *Session) startSupervisor(args []string, setup func(int) error) error {
 // release removes what NewSession made before the sandbox started:
 // the cgroups and the stages.
 func (s *Session) release() {
-	s.tree.close()
+	// Closing an inotify instance waits for a grace period: not at the
+	// end of every match.
+	go s.tree.close()
 	if s.cg != nil {
 		s.cg.remove()
 	}
@@ -295,11 +300,11 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 	}
 	w := newTurnWatch(s.cg)
 	// The command's own folders are watched from before it starts.
-	trees := []*treeWatch{s.tree}
+	trees := []*treeGroup{s.own}
 	if extra := commandDirs(writableDirs(s.mounts), c.Mounts); len(extra) > 0 {
-		t := newTreeWatch(extra)
-		defer t.close()
-		trees = append(trees, t)
+		g := s.tree.watch(extra)
+		defer g.remove()
+		trees = append(trees, g)
 	}
 	disk := s.b.diskWatch(visible, since, spent, trees...)
 	if s.wrapDisk != nil {

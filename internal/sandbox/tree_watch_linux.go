@@ -24,17 +24,35 @@ import (
 // before the walk that the event calls for, so nothing written in them
 // escapes the next walk.
 //
+// One inotify instance serves a session: a group of folders is watched
+// for the session's life (the bot's) and one for each command (its round
+// folder), each with its own generation. Closing an inotify instance waits
+// for the kernel to retire its watches (a grace period, milliseconds on a
+// busy machine); removing a watch does not.
+//
 // When the watch cannot tell (a watch that could not be added, a queue
 // that overflowed), generation says so and the caller walks at every
 // tick, as without a watch.
 type treeWatch struct {
-	mu    sync.Mutex
-	roots []string // the folders given to newTreeWatch
-	fd    int
-	dirs  map[int32]string // the watched folders by watch descriptor
+	mu   sync.Mutex
+	fd   int
+	dirs map[int32]watchedDir // the watched folders by watch descriptor
+	lost bool
+	buf  [8 << 10]byte
+}
+
+// watchedDir is one watched folder and the group it belongs to.
+type watchedDir struct {
+	path  string
+	group *treeGroup
+}
+
+// treeGroup is folders watched together and a count of their changes.
+type treeGroup struct {
+	t     *treeWatch
+	roots []string
 	gen   uint64
-	lost  bool
-	buf   [8 << 10]byte
+	wds   []int32
 }
 
 // treeWatchMask is what the watched folders report: every change, and
@@ -48,23 +66,36 @@ const treeWatchMask = unix.IN_MODIFY | unix.IN_ATTRIB | unix.IN_CREATE | unix.IN
 // machine's inotify watches.
 const maxTreeWatches = 4096
 
-// newTreeWatch watches dirs and every folder under them; nil when inotify
-// is not available, which callers take as "walk at every tick".
-func newTreeWatch(dirs []string) *treeWatch {
+// newTreeWatch starts an inotify instance; nil when inotify is not
+// available, whose groups are nil too: callers then walk at every tick.
+func newTreeWatch() *treeWatch {
 	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 	if err != nil {
 		return nil
 	}
-	t := &treeWatch{roots: dirs, fd: fd, dirs: map[int32]string{}}
-	for _, d := range dirs {
-		t.addTree(d)
-	}
-	return t
+	return &treeWatch{fd: fd, dirs: map[int32]watchedDir{}}
 }
 
-// addTree watches dir and the folders under it; t.mu is held or t is not
-// shared yet.
-func (t *treeWatch) addTree(dir string) {
+// watch watches dirs and every folder under them as one group.
+func (t *treeWatch) watch(dirs []string) *treeGroup {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	g := &treeGroup{t: t, roots: dirs}
+	for _, d := range dirs {
+		t.addTree(g, d)
+	}
+	return g
+}
+
+// addTree watches dir and the folders under it for g; t.mu is held.
+func (t *treeWatch) addTree(g *treeGroup, dir string) {
+	if t.fd < 0 {
+		t.lost = true
+		return
+	}
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if t.lost {
 			return filepath.SkipAll
@@ -93,26 +124,55 @@ func (t *treeWatch) addTree(dir string) {
 			t.lost = true
 			return filepath.SkipAll
 		}
-		t.dirs[int32(wd)] = p
+		if w, ok := t.dirs[int32(wd)]; ok && w.group != g {
+			// One folder in two groups: its changes would count for
+			// one only.
+			t.lost = true
+			return filepath.SkipAll
+		}
+		if _, ok := t.dirs[int32(wd)]; !ok {
+			g.wds = append(g.wds, int32(wd))
+		}
+		t.dirs[int32(wd)] = watchedDir{path: p, group: g}
 		return nil
 	})
 }
 
 // generation reads the events queued so far and returns a number that
-// changes whenever something changed under the watched folders since the
+// changes whenever something changed under the group's folders since the
 // last call; ok is false when the watch cannot tell, and the caller is to
-// walk. A nil watch cannot tell.
-func (t *treeWatch) generation() (gen uint64, ok bool) {
-	if t == nil {
+// walk. A nil group cannot tell.
+func (g *treeGroup) generation() (gen uint64, ok bool) {
+	if g == nil {
 		return 0, false
 	}
+	g.t.drain()
+	return g.current()
+}
+
+// current is generation as of the last read of the events.
+func (g *treeGroup) current() (gen uint64, ok bool) {
+	if g == nil {
+		return 0, false
+	}
+	g.t.mu.Lock()
+	defer g.t.mu.Unlock()
+	return g.gen, !g.t.lost && g.t.fd >= 0
+}
+
+// drain reads the events queued so far into the groups' generations.
+func (t *treeWatch) drain() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.lost || t.fd < 0 {
-		return t.gen, false
+		return
 	}
-	changed := false
-	var made []string
+	type made struct {
+		group *treeGroup
+		path  string
+	}
+	var mades []made
+	changed := map[*treeGroup]bool{}
 	for {
 		n, err := unix.Read(t.fd, t.buf[:])
 		if errors.Is(err, unix.EINTR) {
@@ -123,7 +183,7 @@ func (t *treeWatch) generation() (gen uint64, ok bool) {
 		}
 		if err != nil || n <= 0 {
 			t.lost = true
-			return t.gen, false
+			return
 		}
 		for b := t.buf[:n]; len(b) >= unix.SizeofInotifyEvent; {
 			wd := int32(binary.NativeEndian.Uint32(b[0:4]))
@@ -133,33 +193,52 @@ func (t *treeWatch) generation() (gen uint64, ok bool) {
 			b = b[min(len(b), unix.SizeofInotifyEvent+size):]
 			if mask&unix.IN_Q_OVERFLOW != 0 {
 				t.lost = true
-				return t.gen, false
+				return
 			}
-			dir, watched := t.dirs[wd]
+			w, watched := t.dirs[wd]
 			if !watched {
-				continue
+				continue // a group removed since
 			}
 			if mask&unix.IN_IGNORED != 0 {
 				delete(t.dirs, wd)
 				continue
 			}
-			changed = true
+			changed[w.group] = true
 			if mask&unix.IN_ISDIR != 0 && mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0 {
 				if i := bytes.IndexByte(name, 0); i >= 0 {
 					name = name[:i]
 				}
-				made = append(made, filepath.Join(dir, string(name)))
+				mades = append(mades, made{w.group, filepath.Join(w.path, string(name))})
 			}
 		}
 	}
 	// The new folders are watched before the caller walks them.
-	for _, d := range made {
-		t.addTree(d)
+	for _, m := range mades {
+		t.addTree(m.group, m.path)
 	}
-	if changed {
-		t.gen++
+	for c := range changed {
+		c.gen++
 	}
-	return t.gen, !t.lost
+}
+
+// remove stops watching the group's folders. Events already queued for
+// them are dropped when read.
+func (g *treeGroup) remove() {
+	if g == nil {
+		return
+	}
+	t := g.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, wd := range g.wds {
+		if w, ok := t.dirs[wd]; ok && w.group == g {
+			delete(t.dirs, wd)
+			if t.fd >= 0 {
+				_, _ = unix.InotifyRmWatch(t.fd, uint32(wd))
+			}
+		}
+	}
+	g.wds = nil
 }
 
 // close ends the watch.

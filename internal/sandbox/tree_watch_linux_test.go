@@ -20,18 +20,22 @@ func TestTreeWatch(t *testing.T) {
 		}
 	}
 	writeFile(t, filepath.Join(own, "sub", "before.bin"), "x")
-	tree := newTreeWatch([]string{own})
+	tree := newTreeWatch()
 	if tree == nil {
 		t.Skip("no inotify")
 	}
 	defer tree.close()
-	gen, ok := tree.generation()
+	group := tree.watch([]string{own})
+	// A second group, of folders outside, counts its own changes only.
+	other := tree.watch([]string{outside})
+	otherGen, _ := other.generation()
+	gen, ok := group.generation()
 	if !ok {
 		t.Fatal("a fresh watch cannot tell")
 	}
 	expect := func(what string, changed bool) {
 		t.Helper()
-		g, ok := tree.generation()
+		g, ok := group.generation()
 		if !ok {
 			t.Fatalf("after %s: the watch cannot tell", what)
 		}
@@ -43,6 +47,12 @@ func TestTreeWatch(t *testing.T) {
 	expect("nothing", false)
 	writeFile(t, filepath.Join(outside, "x"), "not watched")
 	expect("a write outside", false)
+	if g, ok := other.generation(); !ok || g == otherGen {
+		t.Errorf("the group outside saw no change (%v)", ok)
+	}
+	other.remove()
+	writeFile(t, filepath.Join(outside, "y"), "no longer watched")
+	expect("a write in a removed group's folder", false)
 	steps := []struct {
 		what string
 		do   func() error
@@ -77,7 +87,7 @@ func TestTreeWatch(t *testing.T) {
 		expect(s.what+", read again", false)
 	}
 	tree.close()
-	if _, ok := tree.generation(); ok {
+	if _, ok := group.generation(); ok {
 		t.Error("a closed watch still tells")
 	}
 }
