@@ -111,12 +111,13 @@ func (cp cgroupParents) checkWritable() error {
 type cgroupSet struct {
 	dirs map[string]string
 
-	// charged is the memory counter memoryCharged reads, opened at its
-	// first read and kept open until remove: a turn's watch reads it every
-	// tick, and reading an open file again is one system call where
-	// opening it is three and a path walk.
+	// files are the cgroup's files that are read, each opened at its
+	// first read and kept open until remove: a turn's watch reads the
+	// memory counter every tick and every turn reads the CPU and memory
+	// statistics, and reading an open file again is one system call where
+	// opening it is several and a path walk.
 	mu      sync.Mutex
-	charged *os.File
+	files   map[string]*os.File
 	removed bool
 }
 
@@ -177,10 +178,11 @@ func (cs *cgroupSet) add(pid int) error {
 // cpu is the CPU time used by every process that ever ran in the cgroup.
 func (cs *cgroupSet) cpu() (time.Duration, bool) {
 	if d, v2 := cs.dirs[unified]; v2 {
-		us, ok := readKeyed(filepath.Join(d, "cpu.stat"), "usage_usec")
+		us, ok := cs.readKeyed(filepath.Join(d, "cpu.stat"), "usage_usec")
 		return time.Duration(us) * time.Microsecond, ok
 	}
-	b, err := os.ReadFile(filepath.Join(cs.dirs["cpuacct"], "cpuacct.usage"))
+	var buf [64]byte
+	b, err := cs.read(filepath.Join(cs.dirs["cpuacct"], "cpuacct.usage"), buf[:])
 	if err != nil {
 		return 0, false
 	}
@@ -222,10 +224,10 @@ func (cs *cgroupSet) memoryExceeded() bool {
 // over its memory limit.
 func (cs *cgroupSet) oomKills() int64 {
 	if d, v2 := cs.dirs[unified]; v2 {
-		n, _ := readKeyed(filepath.Join(d, "memory.events"), "oom_kill")
+		n, _ := cs.readKeyed(filepath.Join(d, "memory.events"), "oom_kill")
 		return n
 	}
-	n, _ := readKeyed(filepath.Join(cs.dirs["memory"], "memory.oom_control"), "oom_kill")
+	n, _ := cs.readKeyed(filepath.Join(cs.dirs["memory"], "memory.oom_control"), "oom_kill")
 	return n
 }
 
@@ -237,7 +239,7 @@ func (cs *cgroupSet) memoryUsage() (int64, bool) {
 	if _, v2 := cs.dirs[unified]; !v2 {
 		stat, anonKey, shmemKey = filepath.Join(cs.dirs["memory"], "memory.stat"), "total_rss", "total_shmem"
 	}
-	v, ok := readKeys(stat, anonKey, shmemKey)
+	v, ok := cs.readKeys(stat, anonKey, shmemKey)
 	return v[0] + v[1], ok
 }
 
@@ -247,38 +249,60 @@ func (cs *cgroupSet) memoryUsage() (int64, bool) {
 // than the kernel's per-CPU charge batches (memoryChargeSlack covers them),
 // so while it is within a limit less that slack, memoryUsage is too.
 func (cs *cgroupSet) memoryCharged() (int64, bool) {
-	f := cs.chargedFile()
-	if f == nil {
-		return 0, false
-	}
-	// The kernel writes the counter afresh at every read from offset 0.
-	var buf [32]byte
-	n, err := f.ReadAt(buf[:], 0)
-	if n == 0 || (err != nil && !errors.Is(err, io.EOF)) {
-		return 0, false
-	}
-	v, err := strconv.ParseInt(strings.TrimSpace(string(buf[:n])), 10, 64)
-	return v, err == nil
-}
-
-// chargedFile is the open memory counter of memoryCharged; nil once the
-// cgroups are removed or when it cannot be opened.
-func (cs *cgroupSet) chargedFile() *os.File {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	if cs.charged != nil || cs.removed {
-		return cs.charged
-	}
 	file := filepath.Join(cs.dirs[unified], "memory.current")
 	if _, v2 := cs.dirs[unified]; !v2 {
 		file = filepath.Join(cs.dirs["memory"], "memory.usage_in_bytes")
 	}
-	f, err := os.Open(file)
+	var buf [32]byte
+	b, err := cs.read(file, buf[:])
 	if err != nil {
-		return nil
+		return 0, false
 	}
-	cs.charged = f
-	return f
+	v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	return v, err == nil
+}
+
+// read reads the cgroup file at path into buf, from the file kept open
+// (see files): the kernel writes a cgroup file afresh at every read from
+// offset 0. A file larger than buf is read whole from a fresh open.
+func (cs *cgroupSet) read(path string, buf []byte) ([]byte, error) {
+	f, err := cs.file(path)
+	if err != nil {
+		return nil, err
+	}
+	n, err := f.ReadAt(buf, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if n == len(buf) {
+		return os.ReadFile(path)
+	}
+	if n == 0 {
+		return nil, io.ErrUnexpectedEOF
+	}
+	return buf[:n], nil
+}
+
+// file is the open file at path; an error once the cgroups are removed or
+// when it cannot be opened.
+func (cs *cgroupSet) file(path string) (*os.File, error) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if f := cs.files[path]; f != nil {
+		return f, nil
+	}
+	if cs.removed {
+		return nil, os.ErrClosed
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if cs.files == nil {
+		cs.files = map[string]*os.File{}
+	}
+	cs.files[path] = f
+	return f, nil
 }
 
 // memoryChargeSlack bounds how far the cgroup's usage counter may lag its
@@ -288,11 +312,19 @@ const memoryChargeSlack = 4 << 20
 // memoryOver reports whether the cgroup holds more than base+limit bytes
 // of memoryUsage, reading memory.stat only when the cheap counter is over.
 func (cs *cgroupSet) memoryOver(base, limit int64) bool {
+	over, _ := cs.memoryHeadroom(base, limit)
+	return over
+}
+
+// memoryHeadroom is memoryOver and, when not over, how far below the limit
+// the cheap counter is (never more than memoryUsage is): 0 when only
+// memory.stat could tell.
+func (cs *cgroupSet) memoryHeadroom(base, limit int64) (over bool, headroom int64) {
 	if charged, ok := cs.memoryCharged(); ok && charged-base <= limit-memoryChargeSlack {
-		return false
+		return false, limit - memoryChargeSlack - (charged - base)
 	}
 	used, ok := cs.memoryUsage()
-	return ok && used-base > limit
+	return ok && used-base > limit, 0
 }
 
 // pids lists the processes still in the cgroup.
@@ -343,10 +375,10 @@ func (cs *cgroupSet) kill() {
 // remove deletes the cgroups; killed processes may take a moment to leave.
 func (cs *cgroupSet) remove() {
 	cs.mu.Lock()
-	if cs.charged != nil {
-		cs.charged.Close()
+	for _, f := range cs.files {
+		f.Close()
 	}
-	cs.charged, cs.removed = nil, true
+	cs.files, cs.removed = nil, true
 	cs.mu.Unlock()
 	for _, d := range cs.dirs {
 		for i := 0; i < 200; i++ {
@@ -383,25 +415,35 @@ func (cp cgroupParents) removeStale() {
 	}
 }
 
-// readKeyed reads the number after key in a "key value" per line file.
-func readKeyed(path, key string) (int64, bool) {
-	v, ok := readKeys(path, key)
+// readKeyed reads the number after key in the cgroup's "key value" per
+// line file at path.
+func (cs *cgroupSet) readKeyed(path, key string) (int64, bool) {
+	v, ok := cs.readKeys(path, key)
 	return v[0], ok
 }
 
-// readKeys reads the numbers after one or two keys in a "key value" per
-// line file, in one read; ok when all were found.
-func readKeys(path string, keys ...string) ([2]int64, bool) {
-	var out [2]int64
-	b, err := os.ReadFile(path)
+// readKeys reads the numbers after one or two keys in the cgroup's "key
+// value" per line file at path, in one read; ok when all were found.
+func (cs *cgroupSet) readKeys(path string, keys ...string) ([2]int64, bool) {
+	var buf [8 << 10]byte
+	b, err := cs.read(path, buf[:])
 	if err != nil {
-		return out, false
+		return [2]int64{}, false
 	}
+	return parseKeys(b, keys...)
+}
+
+// parseKeys reads the numbers after one or two keys in b, "key value"
+// per line; ok when all were found.
+func parseKeys(b []byte, keys ...string) ([2]int64, bool) {
+	var out [2]int64
 	found := 0
-	for _, line := range strings.Split(string(b), "\n") {
+	for len(b) > 0 {
+		var line []byte
+		line, b, _ = bytes.Cut(b, []byte{'\n'})
 		for i, key := range keys {
-			if v, ok := strings.CutPrefix(line, key+" "); ok {
-				n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if len(line) > len(key) && line[len(key)] == ' ' && string(line[:len(key)]) == key {
+				n, err := strconv.ParseInt(string(bytes.TrimSpace(line[len(key)+1:])), 10, 64)
 				if err != nil {
 					return out, false
 				}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -27,6 +28,11 @@ const defaultDiskFiles = 100_000
 // costs a stat per file: the next one waits at least four times as long as
 // the last took, so big folders cost the worker at most a fifth of a core.
 const diskPoll = 20 * time.Millisecond
+
+// diskIdlePoll is how often the folders are walked while their watches
+// (treeWatch) report no change: a last resort for a change that reaches
+// no watch, which would add nothing to what the folders hold.
+const diskIdlePoll = 250 * time.Millisecond
 
 // folderUse is what a command wrote in a set of folders.
 type folderUse struct {
@@ -63,7 +69,14 @@ func fileClock() unix.Timespec {
 // spent is what the command's session wrote before it (negative outside a
 // session): the command is also stopped when the two together are over
 // the session's bound.
-func (b *Bwrap) diskWatch(mounts []Mount, since unix.Timespec, spent int64) func() string {
+//
+// groups, when given, watch writable folders: those folders are then walked
+// only at a tick after their watch saw a change, or diskIdlePoll after
+// their last walk, and what they held at their last walk counts meanwhile.
+// Nothing the command writes is there before it starts, so until a change
+// a watched folder counts nothing. Folders no watch covers (or whose watch
+// cannot tell) are walked at every tick.
+func (b *Bwrap) diskWatch(mounts []Mount, since unix.Timespec, spent int64, trees ...*treeGroup) func() string {
 	limit := b.cfg.DiskBytes
 	if limit == 0 {
 		limit = defaultDiskBytes
@@ -83,6 +96,7 @@ func (b *Bwrap) diskWatch(mounts []Mount, since unix.Timespec, spent int64) func
 	if len(dirs) == 0 {
 		return nil
 	}
+	groups := watchGroups(dirs, trees)
 	var next time.Time
 	return func() string {
 		start := time.Now()
@@ -93,7 +107,23 @@ func (b *Bwrap) diskWatch(mounts []Mount, since unix.Timespec, spent int64) func
 		if sessionLimit >= 0 && (walkLimit < 0 || sessionLimit-spent < walkLimit) {
 			walkLimit = max(sessionLimit-spent, 0)
 		}
-		u := measureSince(dirs, since, walkLimit, maxFiles)
+		// Each group is walked (its changes read first) when due; each
+		// walk stops past the bounds, which is all a verdict needs.
+		drainGroups(groups)
+		walked := false
+		var u folderUse
+		for i := range groups {
+			g := &groups[i]
+			if g.due(start) {
+				g.use = measureSince(g.dirs, since, walkLimit, maxFiles)
+				walked = true
+			}
+			u.bytes += g.use.bytes
+			u.files += g.use.files
+		}
+		if !walked {
+			return ""
+		}
 		next = start.Add(max(diskPoll, 4*time.Since(start)))
 		switch {
 		case limit >= 0 && u.bytes > limit:
@@ -105,6 +135,69 @@ func (b *Bwrap) diskWatch(mounts []Mount, since unix.Timespec, spent int64) func
 		}
 		return ""
 	}
+}
+
+// watchGroup is a command's writable folders that one watch covers (tree
+// nil: none does), and what they held at their last walk.
+type watchGroup struct {
+	dirs     []string
+	tree     *treeGroup
+	use      folderUse
+	gen      uint64 // the watch's generation read before the last walk
+	known    bool   // use and gen hold: the watch could tell, and did
+	walkedAt time.Time
+}
+
+// watchGroups sorts dirs by the watch that covers them. A watched group
+// starts known (empty, at the watch's current generation): the command has
+// not started yet.
+func watchGroups(dirs []string, trees []*treeGroup) []watchGroup {
+	now := time.Now()
+	var groups []watchGroup
+	var unwatched []string
+	for _, d := range dirs {
+		i := slices.IndexFunc(trees, func(t *treeGroup) bool { return t != nil && within(d, t.roots) })
+		if i < 0 {
+			unwatched = append(unwatched, d)
+			continue
+		}
+		j := slices.IndexFunc(groups, func(g watchGroup) bool { return g.tree == trees[i] })
+		if j < 0 {
+			g := watchGroup{tree: trees[i], walkedAt: now}
+			g.gen, g.known = g.tree.generation()
+			groups = append(groups, g)
+			j = len(groups) - 1
+		}
+		groups[j].dirs = append(groups[j].dirs, d)
+	}
+	if len(unwatched) > 0 {
+		groups = append(groups, watchGroup{dirs: unwatched})
+	}
+	return groups
+}
+
+// drainGroups reads the events of each watch of groups once (a session's
+// groups share one): a read per tick, however many groups.
+func drainGroups(groups []watchGroup) {
+	for i, g := range groups {
+		if g.tree == nil || slices.ContainsFunc(groups[:i], func(o watchGroup) bool { return o.tree != nil && o.tree.t == g.tree.t }) {
+			continue
+		}
+		g.tree.t.drain()
+	}
+}
+
+// due reports whether the group is to be walked now: its watch saw a
+// change or cannot tell, or diskIdlePoll passed. The events are read
+// (drainGroups) before the walk, so a change during it is seen at the
+// next tick.
+func (g *watchGroup) due(now time.Time) bool {
+	gen, ok := g.tree.current()
+	if ok && g.known && gen == g.gen && now.Sub(g.walkedAt) < diskIdlePoll {
+		return false
+	}
+	g.gen, g.known, g.walkedAt = gen, ok, now
+	return true
 }
 
 // sessionDiskLimit is the configured bound on what a session's commands

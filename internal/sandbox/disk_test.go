@@ -50,25 +50,63 @@ func TestDiskWatch(t *testing.T) {
 		{"rewriting a file that was there before counts", func(own, other string) {
 			writeFile(t, filepath.Join(own, "before.bin"), strings.Repeat("y", 2<<20))
 		}, "wrote more than 1048576 bytes"},
+		{"changing the mode of a file that was there before counts it whole", func(own, other string) {
+			if err := os.Chmod(filepath.Join(own, "before.bin"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, "wrote more than 1048576 bytes"},
+		{"a folder made during the command counts", func(own, other string) {
+			if err := os.MkdirAll(filepath.Join(own, "new", "deeper"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(own, "new", "deeper", "c.bin"), strings.Repeat("x", 2<<20))
+		}, "wrote more than 1048576 bytes"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			root := t.TempDir()
-			own, other := filepath.Join(root, "own"), filepath.Join(root, "other")
-			for _, d := range []string{own, filepath.Join(own, "sub"), other} {
-				if err := os.Mkdir(d, 0o755); err != nil {
-					t.Fatal(err)
-				}
+		for _, watched := range []bool{false, true} {
+			name := tc.name
+			if watched {
+				name += " (watched)"
 			}
-			before := filepath.Join(own, "before.bin")
-			writeFile(t, before, strings.Repeat("x", 4<<20))
-			w := b.diskWatch([]Mount{{Source: own, Writable: true}, {Source: filepath.Join(own, "sub"), Writable: true}, {Source: "/usr"}}, clockAfter(t, before), -1)
-			tc.write(own, other)
-			got := w()
-			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
-				t.Errorf("watchdog says %q, want %q", got, tc.want)
-			}
-		})
+			t.Run(name, func(t *testing.T) { diskWatchCase(t, b, tc.write, tc.want, watched) })
+		}
+	}
+}
+
+// diskWatchCase runs one case of TestDiskWatch: write is the command;
+// with watched, the folders are watched by a treeWatch from before it.
+func diskWatchCase(t *testing.T, b *Bwrap, write func(own, other string), want string, watched bool) {
+	t.Helper()
+	root := t.TempDir()
+	own, other := filepath.Join(root, "own"), filepath.Join(root, "other")
+	for _, d := range []string{own, filepath.Join(own, "sub"), other} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := filepath.Join(own, "before.bin")
+	writeFile(t, before, strings.Repeat("x", 4<<20))
+	mounts := []Mount{{Source: own, Writable: true}, {Source: filepath.Join(own, "sub"), Writable: true}, {Source: "/usr"}}
+	var groups []*treeGroup
+	if watched {
+		tree := newTreeWatch()
+		if tree == nil {
+			t.Skip("no inotify")
+		}
+		defer tree.close()
+		groups = append(groups, tree.watch(writableDirs(mounts)))
+	}
+	w := b.diskWatch(mounts, clockAfter(t, before), -1, groups...)
+	// A first look before the command writes anything: a watched folder
+	// is then walked again only for what its watch sees.
+	if got := w(); got != "" {
+		t.Fatalf("before the command wrote anything the watchdog says %q", got)
+	}
+	time.Sleep(diskPoll)
+	write(own, other)
+	got := w()
+	if (want == "") != (got == "") || !strings.Contains(got, want) {
+		t.Errorf("watchdog says %q, want %q", got, want)
 	}
 }
 

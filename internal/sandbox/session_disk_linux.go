@@ -19,10 +19,21 @@ type sessionDisk struct {
 	rounds  int64         // what earlier commands wrote in their own folders
 	spent   int64         // everything written so far, as last measured
 	pending chan diskSpent
+	// tree watches own; while it saw no change since own was last walked
+	// (at generation ownGen, valid when ownKnown), ownLast still holds.
+	tree     *treeGroup
+	ownGen   uint64
+	ownKnown bool
+	ownLast  int64
 }
 
-// diskSpent is one measure after a command.
-type diskSpent struct{ own, command int64 }
+// diskSpent is one measure after a command, and the generation of the
+// session's watch the walk of its own folders started at.
+type diskSpent struct {
+	own, command int64
+	ownGen       uint64
+	ownKnown     bool
+}
 
 // settle waits for the measure of the previous command, which usually
 // finished while the engine did its own work between turns.
@@ -34,28 +45,44 @@ func (d *sessionDisk) settle() {
 	d.pending = nil
 	d.rounds += r.command
 	d.spent = r.own + d.rounds
+	d.ownLast, d.ownGen, d.ownKnown = r.own, r.ownGen, r.ownKnown
 }
 
 // account measures, in the background, what the command that started at
 // since wrote. Walks stop past limit, which is all the caller needs to know.
 func (d *sessionDisk) account(commandMounts []Mount, since unix.Timespec, limit int64) {
-	var extra []string
-	for _, dir := range writableDirs(commandMounts) {
-		if !within(dir, d.own) {
-			extra = append(extra, dir)
-		}
-	}
-	own, start := d.own, d.start
+	extra := commandDirs(d.own, commandMounts)
+	own, start, tree := d.own, d.start, d.tree
+	known, last, lastGen := d.ownKnown, d.ownLast, d.ownGen
 	ch := make(chan diskSpent, 1)
 	go func() {
 		var r diskSpent
-		r.own = measureSince(own, start, limit, -1).bytes
+		// Most turns write only in their round folder: the bot's own
+		// folders are walked again only when their watch saw a change.
+		r.ownGen, r.ownKnown = tree.generation()
+		if r.ownKnown && known && r.ownGen == lastGen {
+			r.own = last
+		} else {
+			r.own = measureSince(own, start, limit, -1).bytes
+		}
 		if len(extra) > 0 {
 			r.command = measureSince(extra, since, limit, -1).bytes
 		}
 		ch <- r
 	}()
 	d.pending = ch
+}
+
+// commandDirs lists the writable folders of a command's own mounts that
+// are not within the session's folders own.
+func commandDirs(own []string, mounts []Mount) []string {
+	var extra []string
+	for _, dir := range writableDirs(mounts) {
+		if !within(dir, own) {
+			extra = append(extra, dir)
+		}
+	}
+	return extra
 }
 
 // within reports whether dir is one of dirs or inside one of them.

@@ -57,6 +57,11 @@ type Session struct {
 	nice int
 	// disk bounds what all the commands write together; nil: no bound.
 	disk *sessionDisk
+	// tree watches the session's writable folders (own) and each
+	// command's for changes, so a command's disk watch walks them only
+	// after one; nil without inotify.
+	tree *treeWatch
+	own  *treeGroup
 	// wrapDisk, set by tests only, wraps each command's disk check.
 	wrapDisk func(check func() string) func() string
 }
@@ -100,8 +105,13 @@ func (b *Bwrap) NewSession(mounts []Mount, limits Limits) (*Session, error) {
 	if s.nice, err = ownNice(); err != nil {
 		return nil, fmt.Errorf("sandbox: session: %w", err)
 	}
+	own := writableDirs(s.mounts)
+	s.tree = newTreeWatch()
+	if len(own) > 0 {
+		s.own = s.tree.watch(own)
+	}
 	if b.sessionDiskLimit() >= 0 {
-		s.disk = &sessionDisk{start: fileClock(), own: writableDirs(s.mounts)}
+		s.disk = &sessionDisk{start: fileClock(), own: own, tree: s.own}
 	}
 	c.Mounts, s.stages = newStages(c.Mounts)
 	c.Mounts = append(c.Mounts, Mount{Source: exe, Target: supervisorPath})
@@ -136,6 +146,10 @@ func (b *Bwrap) NewSession(mounts []Mount, limits Limits) (*Session, error) {
 	return s, nil
 }
 
+// supervisorMemory is what the session's memory limit holds beyond its
+// commands' for the supervisor.
+const supervisorMemory = 64 << 20
+
 // newCgroup creates the session's cgroup, when the runner has cgroups,
 // and returns what places the supervisor in it.
 func (s *Session) newCgroup() (func(int) error, error) {
@@ -144,7 +158,7 @@ func (s *Session) newCgroup() (func(int) error, error) {
 	}
 	sessionLimits := s.limits
 	if sessionLimits.MemoryBytes > 0 {
-		sessionLimits.MemoryBytes += 64 << 20 // the supervisor
+		sessionLimits.MemoryBytes += supervisorMemory
 	}
 	if sessionLimits.Processes > 0 {
 		sessionLimits.Processes += 32 // the supervisor's threads
@@ -214,6 +228,9 @@ func (s *Session) startSupervisor(args []string, setup func(int) error) error {
 // release removes what NewSession made before the sandbox started:
 // the cgroups and the stages.
 func (s *Session) release() {
+	// Closing an inotify instance waits for a grace period: not at the
+	// end of every match.
+	go s.tree.close()
 	if s.cg != nil {
 		s.cg.remove()
 	}
@@ -282,7 +299,14 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 		return Result{}, err
 	}
 	w := newTurnWatch(s.cg)
-	disk := s.b.diskWatch(visible, since, spent)
+	// The command's own folders are watched from before it starts.
+	trees := []*treeGroup{s.own}
+	if extra := commandDirs(writableDirs(s.mounts), c.Mounts); len(extra) > 0 {
+		g := s.tree.watch(extra)
+		defer g.remove()
+		trees = append(trees, g)
+	}
+	disk := s.b.diskWatch(visible, since, spent, trees...)
 	if s.wrapDisk != nil {
 		disk = s.wrapDisk(disk)
 	}

@@ -24,6 +24,20 @@ type turnWatch struct {
 	// cpuAt is when the CPU time was last compared with the limit: it is
 	// compared as often as a fresh sandbox's (cpuPoll), not at every tick.
 	cpuAt time.Time
+	// memAt is when the memory is next compared with the limit (memoryPoll).
+	memAt time.Time
+}
+
+// memoryPoll is how long the memory may go unread when the command holds
+// headroom bytes less than its limit: the time a command growing as fast
+// as the session's margin over its limit allows per tick (supervisorMemory
+// per watchdogPoll, the fastest the watch can stop before the kernel does)
+// takes to use up the headroom, between one tick and 100 ms. Such a command
+// is seen within a tick of crossing its limit, as with a read at every
+// tick; a bot far below its limit is read five times less often.
+func memoryPoll(headroom int64) time.Duration {
+	d := time.Duration(headroom / supervisorMemory * int64(watchdogPoll))
+	return min(max(d, watchdogPoll), 100*time.Millisecond)
 }
 
 // cpuDue reports whether the CPU time is to be compared with limit now.
@@ -97,8 +111,13 @@ func (w *turnWatch) check(cg *cgroupSet, l Limits, disk func() string) {
 	// The kernel only acts at the session's limit, which has room for the
 	// supervisor; near it, without swap, it may thrash for seconds before
 	// killing anything. The command is stopped at its own limit instead.
-	if l.MemoryBytes > 0 && cg.memoryOver(w.mem0, l.MemoryBytes) {
-		w.reason, w.memory = fmt.Sprintf("used more than %d bytes of memory", l.MemoryBytes), true
+	if now := time.Now(); l.MemoryBytes > 0 && !now.Before(w.memAt) {
+		over, headroom := cg.memoryHeadroom(w.mem0, l.MemoryBytes)
+		if over {
+			w.reason, w.memory = fmt.Sprintf("used more than %d bytes of memory", l.MemoryBytes), true
+			return
+		}
+		w.memAt = now.Add(memoryPoll(headroom))
 	}
 }
 

@@ -2,7 +2,11 @@
 
 package entelect
 
-import "os"
+import (
+	"errors"
+	"io/fs"
+	"os"
+)
 
 // openNoFollow opens a bot-written file for reading; the caller refuses
 // anything but a regular file.
@@ -15,4 +19,13 @@ func openNoFollow(path string) (*os.File, error) {
 		return nil, os.ErrInvalid
 	}
 	return os.Open(path)
+}
+
+// createFile writes data to a new file at path, replacing whatever was
+// there without following it.
+func createFile(path string, data []byte) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
 }

@@ -193,11 +193,8 @@ func (m *match) writeRoot() error {
 // folder; these are always written at once, since the bot reads them.
 func (m *match) writePlayerFiles(rel string, p int) error {
 	state, mapText := m.state.PlayerStateJSON(p, m.names), m.state.MapText(p, m.names)
-	if err := m.replay.writeNow(filepath.Join(rel, "state.json"), state); err != nil {
-		return err
-	}
 	m.seats[p].written = map[string]int64{"state.json": int64(len(state)), "map.txt": int64(len(mapText))}
-	return m.replay.writeNow(filepath.Join(rel, "map.txt"), mapText)
+	return m.replay.writeBotFiles(rel, [2]string{"state.json", "map.txt"}, [2][]byte{state, mapText})
 }
 
 func (m *match) play(ctx context.Context) error {

@@ -1,0 +1,255 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// treeWatch learns from inotify when anything under a set of folders
+// changes, so that a running command's folders are walked (a stat per
+// file) only after something changed in them, not at every tick. Every
+// change that can add to what a folder holds reaches inotify: a write,
+// truncate or fallocate (IN_MODIFY), a new entry or hard link (IN_CREATE),
+// a rename into it (IN_MOVED_TO), a change of mode, owner, times, links or
+// extended attributes (IN_ATTRIB, which also sets the change time the walk
+// counts by). Folders made or moved in while watched are watched in turn,
+// before the walk that the event calls for, so nothing written in them
+// escapes the next walk.
+//
+// One inotify instance serves a session: a group of folders is watched
+// for the session's life (the bot's) and one for each command (its round
+// folder), each with its own generation. Closing an inotify instance waits
+// for the kernel to retire its watches (a grace period, milliseconds on a
+// busy machine); removing a watch does not.
+//
+// When the watch cannot tell (a watch that could not be added, a queue
+// that overflowed), generation says so and the caller walks at every
+// tick, as without a watch.
+type treeWatch struct {
+	mu   sync.Mutex
+	fd   int
+	dirs map[int32]watchedDir // the watched folders by watch descriptor
+	lost bool
+	buf  [8 << 10]byte
+}
+
+// watchedDir is one watched folder and the group it belongs to.
+type watchedDir struct {
+	path  string
+	group *treeGroup
+}
+
+// treeGroup is folders watched together and a count of their changes.
+type treeGroup struct {
+	t     *treeWatch
+	roots []string
+	gen   uint64
+	wds   []int32
+}
+
+// treeWatchMask is what the watched folders report: every change, and
+// folders only, without following a symbolic link.
+const treeWatchMask = unix.IN_MODIFY | unix.IN_ATTRIB | unix.IN_CREATE | unix.IN_DELETE |
+	unix.IN_MOVED_FROM | unix.IN_MOVED_TO | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF |
+	unix.IN_ONLYDIR | unix.IN_DONT_FOLLOW
+
+// maxTreeWatches bounds the folders one watch follows; past it the watch
+// gives up (the caller walks at every tick) rather than use up the
+// machine's inotify watches.
+const maxTreeWatches = 4096
+
+// newTreeWatch starts an inotify instance; nil when inotify is not
+// available, whose groups are nil too: callers then walk at every tick.
+func newTreeWatch() *treeWatch {
+	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
+	if err != nil {
+		return nil
+	}
+	return &treeWatch{fd: fd, dirs: map[int32]watchedDir{}}
+}
+
+// watch watches dirs and every folder under them as one group.
+func (t *treeWatch) watch(dirs []string) *treeGroup {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	g := &treeGroup{t: t, roots: dirs}
+	for _, d := range dirs {
+		t.addTree(g, d)
+	}
+	return g
+}
+
+// addTree watches dir and the folders under it for g; t.mu is held.
+func (t *treeWatch) addTree(g *treeGroup, dir string) {
+	if t.fd < 0 {
+		t.lost = true
+		return
+	}
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if t.lost {
+			return filepath.SkipAll
+		}
+		if err != nil {
+			if p == dir {
+				// The folder itself is gone or unreadable: the walk
+				// would find nothing there either.
+				return filepath.SkipAll
+			}
+			t.lost = true
+			return filepath.SkipAll
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if len(t.dirs) >= maxTreeWatches {
+			t.lost = true
+			return filepath.SkipAll
+		}
+		wd, err := unix.InotifyAddWatch(t.fd, p, treeWatchMask)
+		if err != nil {
+			if errors.Is(err, unix.ENOENT) {
+				return filepath.SkipDir // removed while walked
+			}
+			t.lost = true
+			return filepath.SkipAll
+		}
+		if w, ok := t.dirs[int32(wd)]; ok && w.group != g {
+			// One folder in two groups: its changes would count for
+			// one only.
+			t.lost = true
+			return filepath.SkipAll
+		}
+		if _, ok := t.dirs[int32(wd)]; !ok {
+			g.wds = append(g.wds, int32(wd))
+		}
+		t.dirs[int32(wd)] = watchedDir{path: p, group: g}
+		return nil
+	})
+}
+
+// generation reads the events queued so far and returns a number that
+// changes whenever something changed under the group's folders since the
+// last call; ok is false when the watch cannot tell, and the caller is to
+// walk. A nil group cannot tell.
+func (g *treeGroup) generation() (gen uint64, ok bool) {
+	if g == nil {
+		return 0, false
+	}
+	g.t.drain()
+	return g.current()
+}
+
+// current is generation as of the last read of the events.
+func (g *treeGroup) current() (gen uint64, ok bool) {
+	if g == nil {
+		return 0, false
+	}
+	g.t.mu.Lock()
+	defer g.t.mu.Unlock()
+	return g.gen, !g.t.lost && g.t.fd >= 0
+}
+
+// drain reads the events queued so far into the groups' generations.
+func (t *treeWatch) drain() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.lost || t.fd < 0 {
+		return
+	}
+	type made struct {
+		group *treeGroup
+		path  string
+	}
+	var mades []made
+	changed := map[*treeGroup]bool{}
+	for {
+		n, err := unix.Read(t.fd, t.buf[:])
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if errors.Is(err, unix.EAGAIN) {
+			break
+		}
+		if err != nil || n <= 0 {
+			t.lost = true
+			return
+		}
+		for b := t.buf[:n]; len(b) >= unix.SizeofInotifyEvent; {
+			wd := int32(binary.NativeEndian.Uint32(b[0:4]))
+			mask := binary.NativeEndian.Uint32(b[4:8])
+			size := int(binary.NativeEndian.Uint32(b[12:16]))
+			name := b[unix.SizeofInotifyEvent:min(len(b), unix.SizeofInotifyEvent+size)]
+			b = b[min(len(b), unix.SizeofInotifyEvent+size):]
+			if mask&unix.IN_Q_OVERFLOW != 0 {
+				t.lost = true
+				return
+			}
+			w, watched := t.dirs[wd]
+			if !watched {
+				continue // a group removed since
+			}
+			if mask&unix.IN_IGNORED != 0 {
+				delete(t.dirs, wd)
+				continue
+			}
+			changed[w.group] = true
+			if mask&unix.IN_ISDIR != 0 && mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0 {
+				if i := bytes.IndexByte(name, 0); i >= 0 {
+					name = name[:i]
+				}
+				mades = append(mades, made{w.group, filepath.Join(w.path, string(name))})
+			}
+		}
+	}
+	// The new folders are watched before the caller walks them.
+	for _, m := range mades {
+		t.addTree(m.group, m.path)
+	}
+	for c := range changed {
+		c.gen++
+	}
+}
+
+// remove stops watching the group's folders. Events already queued for
+// them are dropped when read.
+func (g *treeGroup) remove() {
+	if g == nil {
+		return
+	}
+	t := g.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, wd := range g.wds {
+		if w, ok := t.dirs[wd]; ok && w.group == g {
+			delete(t.dirs, wd)
+			if t.fd >= 0 {
+				_, _ = unix.InotifyRmWatch(t.fd, uint32(wd))
+			}
+		}
+	}
+	g.wds = nil
+}
+
+// close ends the watch.
+func (t *treeWatch) close() {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.fd >= 0 {
+		unix.Close(t.fd)
+		t.fd = -1
+	}
+}
