@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/broadside/broadside/internal/game"
-	"github.com/broadside/broadside/internal/sandbox"
 	"github.com/broadside/broadside/internal/testenv"
 )
 
@@ -27,27 +26,16 @@ func starterBot(t *testing.T, name string, calibration time.Duration) game.Bot {
 	}
 }
 
-// pythonStartup measures what a trivial Python process costs here, as the
-// platform's per-language calibration does.
-func pythonStartup(t *testing.T) time.Duration {
-	var worst time.Duration
-	for i := 0; i < 3; i++ {
-		res, err := hostRunner().Run(context.Background(), sandbox.Cmd{Args: []string{"python3", "-c", "pass"}})
-		if err != nil || res.ExitCode != 0 {
-			t.Fatalf("python3: %v, exit %d", err, res.ExitCode)
-		}
-		worst = max(worst, res.Wall)
-	}
-	return worst
-}
-
 // TestStarterBotsFreeForAll plays copies of the Python starter bot against
 // each other and checks the summary against the replay. The game is cut to
 // 30 rounds to keep the test short on a busy machine.
 func TestStarterBotsFreeForAll(t *testing.T) {
 	testenv.RequireProgram(t, "python3")
 	t.Parallel()
-	calibration := 2 * pythonStartup(t)
+	// The time limit is not what this test checks: a generous allowance
+	// for starting Python keeps a busy machine from failing it (as
+	// brainjar's tests allow).
+	calibration := 20 * time.Second
 	var bots []game.Bot
 	for _, name := range []string{"north", "east", "south"} {
 		bots = append(bots, starterBot(t, name, calibration))
