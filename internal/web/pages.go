@@ -30,7 +30,7 @@ func (h *Handler) home(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	matches, err := h.store.MatchRows(ctx, store.MatchListParams{Limit: 10, WithHidden: seesHidden(r)})
+	matches, err := h.matchRows(ctx, store.MatchListParams{Limit: 10, WithHidden: seesHidden(r)})
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -94,7 +94,7 @@ func (h *Handler) matches(w http.ResponseWriter, r *http.Request) {
 		p.Game, v.Game = g, g
 	}
 
-	ms, err := h.store.MatchRows(r.Context(), p)
+	ms, err := h.matchRows(r.Context(), p)
 	if err != nil {
 		h.fail(w, r, err)
 		return
