@@ -34,8 +34,8 @@ func (h *Handler) matchRows(ctx context.Context, p store.MatchListParams) ([]sto
 	if p.Ranked != nil {
 		ranked = strconv.FormatBool(*p.Ranked)
 	}
-	key := fmt.Sprintf("matches/%d/%s/%d/%s/%s/%s/%s/%t/%d/%d", p.BotID, p.Game, p.OwnerID, p.Outcome, p.Kind,
-		ranked, p.Since.Format(time.RFC3339Nano), p.WithHidden, p.Limit, p.Offset)
+	key := fmt.Sprintf("matches/%d/%s/%d/%s/%s/%s/%s/%t/%d/%d/%d/%d", p.BotID, p.Game, p.OwnerID, p.Outcome, p.Kind,
+		ranked, p.Since.Format(time.RFC3339Nano), p.WithHidden, p.Limit, p.Offset, p.Before, p.After)
 	return cached(ctx, h.board, key, func(ctx context.Context) ([]store.MatchRow, error) {
 		return h.store.MatchRows(ctx, p)
 	})
