@@ -46,6 +46,7 @@ func (t *tracer) TraceQueryStart(ctx context.Context, c *pgx.Conn, d pgx.TraceQu
 func main() {
 	verbose := flag.Bool("v", false, "print each statement")
 	serve := flag.String("serve", "", "serve the portal and /debug/pprof at this address instead")
+	plans := flag.Bool("plans", false, "after the pages, list the statements Postgres plans afresh at each execution")
 	flag.Parse()
 	ctx := context.Background()
 	cfg, err := store.PoolConfig(os.Getenv("DATABASE_URL"))
@@ -55,6 +56,10 @@ func main() {
 	}
 	tr := &tracer{}
 	cfg.ConnConfig.Tracer = tr
+	if *plans {
+		// One connection holds every prepared statement, to list them.
+		cfg.MaxConns = 1
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "pagecost:", err)
@@ -90,4 +95,40 @@ func main() {
 		}
 		fmt.Printf("| %s | %d | %d | %d |\n", p, code, counts[0], counts[1])
 	}
+	if *plans {
+		if err := customPlans(ctx, pool, h, flag.Args()); err != nil {
+			fmt.Fprintln(os.Stderr, "pagecost:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+// customPlans requests each page ten times more, then lists the prepared
+// statements Postgres planned for their parameters at every execution
+// instead of settling on a generic plan after the fifth: each such
+// execution pays its planning again.
+func customPlans(ctx context.Context, pool *pgxpool.Pool, h http.Handler, pages []string) error {
+	for _, p := range pages {
+		for range 10 {
+			h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, p, nil))
+		}
+	}
+	rows, err := pool.Query(ctx, `SELECT generic_plans, custom_plans, statement FROM pg_prepared_statements
+		WHERE custom_plans > 5 ORDER BY custom_plans DESC`)
+	if err != nil {
+		return fmt.Errorf("list prepared statements: %w", err)
+	}
+	defer rows.Close()
+	fmt.Println()
+	fmt.Println("| generic plans | custom plans | statement |")
+	fmt.Println("|---|---|---|")
+	for rows.Next() {
+		var generic, custom int64
+		var stmt string
+		if err := rows.Scan(&generic, &custom, &stmt); err != nil {
+			return fmt.Errorf("list prepared statements: %w", err)
+		}
+		fmt.Printf("| %d | %d | %.160s |\n", generic, custom, strings.Join(strings.Fields(stmt), " "))
+	}
+	return rows.Err()
 }
