@@ -303,6 +303,14 @@ func (s *Store) matchAttachPlayers(ctx context.Context, ms []*MatchRow, withLog 
 		ids[i] = m.ID
 		byID[m.ID] = m
 	}
+	// One match (its page) is asked for by id: for = ANY of an array it
+	// cannot see, Postgres would plan the statement afresh at every
+	// execution, as a list's does.
+	var match any = ids
+	cond := "p.match_id = ANY($1)"
+	if len(ids) == 1 {
+		match, cond = ids[0], "p.match_id = $1"
+	}
 	rows, err := s.db.Query(ctx, `
 		SELECT p.match_id, p.seat, p.key, p.bot_id, b.name, b.owner_id, u.username, p.bot_version_id, v.number,
 		       p.points, p.ships_left, p.shots_fired, p.shots_landed, p.killed, p.outcome, p.rank, p.reason,
@@ -311,7 +319,7 @@ func (s *Store) matchAttachPlayers(ctx context.Context, ms []*MatchRow, withLog 
 		JOIN bots b ON b.id = p.bot_id
 		JOIN users u ON u.id = b.owner_id
 		JOIN bot_versions v ON v.id = p.bot_version_id
-		WHERE p.match_id = ANY($1) ORDER BY p.match_id, p.seat`, ids, withLog)
+		WHERE `+cond+` ORDER BY p.match_id, p.seat`, match, withLog)
 	if err != nil {
 		return fmt.Errorf("store: players of matches: %w", err)
 	}
