@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/broadside/broadside/internal/ladder"
+	"github.com/broadside/broadside/internal/store"
 )
 
 // Ladder states of one bot, as its page shows them.
@@ -78,10 +79,11 @@ func (s *Service) Queue(ctx context.Context, game string) (*LadderQueue, error) 
 // the queue the matchmaker saved, never redoing the matchmaking: pages
 // must stay cheap with thousands of bots.
 func (s *Service) BotLadder(ctx context.Context, botID int64) (*BotLadder, error) {
-	bot, err := s.store.BotGetByID(ctx, botID)
+	st, err := s.store.LadderBotState(ctx, botID, LadderTickJob)
 	if err != nil {
 		return nil, err
 	}
+	bot := &st.Bot
 	out := &BotLadder{State: LadderOff}
 	if bot.Disabled || bot.CurrentVersionID == nil {
 		return out, nil
@@ -94,17 +96,10 @@ func (s *Service) BotLadder(ctx context.Context, botID int64) (*BotLadder, error
 		out.State, out.StopReason = LadderStopped, bot.FaultStopReason
 		return out, nil
 	}
-	st, err := s.store.LadderBotState(ctx, botID)
-	if err != nil {
-		return nil, err
-	}
 	if !bot.House {
 		out.PlacementLeft = max(0, ladder.PlacementGames-st.VersionGames)
 	}
-	tick, err := s.nextLadderTick(ctx)
-	if err != nil {
-		return nil, err
-	}
+	tick := s.ladderTickOf(st.Tick)
 	out.NextTickIn = tick.in
 	now := s.now().UTC()
 	out.GamesToday, out.DayLimit = st.GamesToday, s.Ladder.MaxGamesPerDay
@@ -117,11 +112,8 @@ func (s *Service) BotLadder(ctx context.Context, botID int64) (*BotLadder, error
 		out.State = LadderHouse
 		return out, nil
 	}
-	row, ok, err := s.store.LadderQueueOf(ctx, bot.Game, botID)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
+	row := st.Queue
+	if row == nil {
 		out.State = LadderResting
 		// Built since the matchmaker last looked: it will be seen next run.
 		out.New = st.BuiltAt != nil && (tick.lastStart == nil || st.BuiltAt.After(*tick.lastStart))
@@ -162,17 +154,11 @@ type ladderTick struct {
 	in        time.Duration // until the next run; zero when unknown or due
 }
 
-// nextLadderTick reads the matchmaker's periodic run as the workers
-// recorded it.
-func (s *Service) nextLadderTick(ctx context.Context) (ladderTick, error) {
-	runs, err := s.store.PeriodicList(ctx)
-	if err != nil {
-		return ladderTick{}, err
+// ladderTickOf reads the matchmaker's periodic run as the workers
+// recorded it; run is nil when none has registered it.
+func (s *Service) ladderTickOf(run *store.PeriodicRun) ladderTick {
+	if run == nil {
+		return ladderTick{}
 	}
-	for _, r := range runs {
-		if r.Name == LadderTickJob {
-			return ladderTick{lastStart: r.LastStartedAt, in: max(0, r.NextRun().Sub(s.now())).Round(time.Second)}, nil
-		}
-	}
-	return ladderTick{}, nil
+	return ladderTick{lastStart: run.LastStartedAt, in: max(0, run.NextRun().Sub(s.now())).Round(time.Second)}
 }

@@ -154,23 +154,10 @@ func (s *Store) LadderQueueDepth(ctx context.Context, game string) (int, error) 
 	return n, nil
 }
 
-// LadderQueueOf returns a bot's row in its game's queue, if it waits.
-func (s *Store) LadderQueueOf(ctx context.Context, game string, botID int64) (*LadderQueueRow, bool, error) {
-	r := LadderQueueRow{BotID: botID}
-	err := s.db.QueryRow(ctx, `
-		SELECT position, games_today, placement_left FROM ladder_queue WHERE game = $1 AND bot_id = $2`,
-		game, botID).Scan(&r.Position, &r.GamesToday, &r.PlacementLeft)
-	if err != nil {
-		if err = interpretError(err); err == ErrNotFound {
-			return nil, false, nil
-		}
-		return nil, false, fmt.Errorf("store: ladder queue place of bot %d: %w", botID, err)
-	}
-	return &r, true, nil
-}
-
 // LadderBotState is what one bot's page needs about its ladder games.
 type LadderBotState struct {
+	// Bot is the bot itself (without its owner's name).
+	Bot Bot
 	// MatchID and MatchStatus are its queued or running ladder match;
 	// zero and empty when it has none.
 	MatchID     int64
@@ -184,31 +171,61 @@ type LadderBotState struct {
 	// GamesToday counts the bot's ladder and placement matches created on
 	// the current UTC day, as the matchmaker counts them.
 	GamesToday int
+	// Queue is the bot's row in its game's queue; nil when it does not
+	// wait there.
+	Queue *LadderQueueRow
+	// Tick is the matchmaker's periodic run; nil until a worker
+	// registered it.
+	Tick *PeriodicRun
 }
 
-// LadderBotState reads a bot's ladder match, its current version's ladder
-// games and its ladder games today.
-func (s *Store) LadderBotState(ctx context.Context, botID int64) (LadderBotState, error) {
+// LadderBotState reads, in one statement, a bot, its ladder match, its
+// current version's ladder games, its ladder games today, its place in
+// the queue and tickJob's periodic run (the matchmaker's): the bot page
+// shows them all, and is read far more often than any of them changes.
+func (s *Store) LadderBotState(ctx context.Context, botID int64, tickJob string) (LadderBotState, error) {
 	var st LadderBotState
+	var pos, queueToday, placementLeft *int
+	var tickMS *int64
+	var tickStarted *time.Time
+	var tickUpdated *time.Time
+	b := &st.Bot
 	err := s.db.QueryRow(ctx, `
-		SELECT coalesce(cur.id, 0), coalesce(cur.status, ''),
+		SELECT b.id, b.owner_id, b.name, b.game, b.language, b.disabled, b.house, b.paused,
+		       b.retired_at IS NOT NULL, b.fault_stopped_at, b.fault_stop_reason, b.current_version_id, b.created_at,
+		       coalesce(cur.id, 0), coalesce(cur.status, ''),
 		       (SELECT count(*) FROM (
 		           SELECT 1 FROM match_players p JOIN matches m ON m.id = p.match_id
 		           WHERE p.bot_version_id = b.current_version_id AND m.kind IN ('ladder', 'placement')
 		             AND m.status <> 'canceled'
 		           LIMIT $2) v),
 		       v.built_at,
-		       CASE WHEN d.day = (now() AT TIME ZONE 'UTC')::date THEN d.games ELSE 0 END
+		       CASE WHEN d.day = (now() AT TIME ZONE 'UTC')::date THEN d.games ELSE 0 END,
+		       q.position, q.games_today, q.placement_left,
+		       t.interval_ms, t.last_started_at, t.updated_at
 		FROM bots b
 		LEFT JOIN bot_versions v ON v.id = b.current_version_id
 		LEFT JOIN ladder_day_games d ON d.bot_id = b.id
+		LEFT JOIN ladder_queue q ON q.game = b.game AND q.bot_id = b.id
+		LEFT JOIN periodic_runs t ON t.name = $3
 		LEFT JOIN LATERAL (
 		    SELECT m.id, m.status FROM matches m JOIN match_players p ON p.match_id = m.id
 		    WHERE p.bot_id = b.id AND m.kind IN ('ladder', 'placement') AND m.status IN ('queued', 'running')
 		    ORDER BY m.id LIMIT 1) cur ON true
-		WHERE b.id = $1`, botID, ladderVersionGamesCap).Scan(&st.MatchID, &st.MatchStatus, &st.VersionGames, &st.BuiltAt, &st.GamesToday)
+		WHERE b.id = $1`, botID, ladderVersionGamesCap, tickJob).Scan(
+		&b.ID, &b.OwnerID, &b.Name, &b.Game, &b.Language, &b.Disabled, &b.House, &b.Paused,
+		&b.Retired, &b.FaultStoppedAt, &b.FaultStopReason, &b.CurrentVersionID, &b.CreatedAt,
+		&st.MatchID, &st.MatchStatus, &st.VersionGames, &st.BuiltAt, &st.GamesToday,
+		&pos, &queueToday, &placementLeft, &tickMS, &tickStarted, &tickUpdated)
 	if err != nil {
 		return st, fmt.Errorf("store: ladder state of bot %d: %w", botID, interpretError(err))
+	}
+	if pos != nil {
+		st.Queue = &LadderQueueRow{BotID: botID, Position: *pos, GamesToday: *queueToday, PlacementLeft: *placementLeft}
+	}
+	if tickMS != nil {
+		st.Tick = &PeriodicRun{Name: tickJob, Interval: time.Duration(*tickMS) * time.Millisecond,
+			LastStartedAt: tickStarted, UpdatedAt: *tickUpdated}
 	}
 	return st, nil
 }

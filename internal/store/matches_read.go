@@ -85,6 +85,15 @@ type MatchListParams struct {
 	WithHidden bool
 	Limit      int
 	Offset     int
+	// Before, when set, keeps the matches older than the one of this id:
+	// the page after a page that ended with it. Paging by the last id
+	// seen reads a page from the index however deep it is, where Offset
+	// reads and skips every match before it.
+	Before int64
+	// After, when set, keeps the Limit matches nearest to and newer than
+	// the one of this id (still listed newest first): the page before a
+	// page that started with it.
+	After int64
 }
 
 // hiddenGame is true for a match that is a game of a battle whose results
@@ -133,10 +142,27 @@ func (s *Store) MatchRows(ctx context.Context, p MatchListParams) ([]MatchRow, e
 	if !p.Since.IsZero() {
 		conds = append(conds, g+".created_at >= "+arg(p.Since))
 	}
+	// id is the column the list is ordered and paged by; order is the
+	// order it is read in: from After up, the nearest first.
+	id, order := "m.id", "DESC"
+	if bySeat {
+		id = "mp.match_id"
+	}
+	if p.Before != 0 {
+		conds = append(conds, id+" < "+arg(p.Before))
+	}
+	if p.After != 0 {
+		conds = append(conds, id+" > "+arg(p.After))
+		order = "ASC"
+	}
 	if !bySeat {
 		conds = append(conds, notHidden("m.id", p.WithHidden))
-		return s.matchRowsQuery(ctx, `SELECT `+matchColumns+` FROM matches m WHERE `+strings.Join(conds, " AND ")+`
-			ORDER BY m.id DESC LIMIT $1 OFFSET $2`, args...)
+		q := `SELECT ` + matchColumns + ` FROM matches m WHERE ` + strings.Join(conds, " AND ") + `
+			ORDER BY m.id ` + order + ` LIMIT $1 OFFSET $2`
+		if p.After != 0 {
+			q = `SELECT * FROM (` + q + `) m ORDER BY m.id DESC`
+		}
+		return s.matchRowsQuery(ctx, q, args...)
 	}
 	join := ""
 	if p.BotID != 0 {
@@ -156,7 +182,7 @@ func (s *Store) MatchRows(ctx context.Context, p MatchListParams) ([]MatchRow, e
 	q := `SELECT ` + matchColumns + ` FROM (
 			SELECT DISTINCT mp.match_id FROM match_players mp JOIN matches g ON g.id = mp.match_id` + join + `
 			WHERE ` + strings.Join(conds, " AND ") + `
-			ORDER BY mp.match_id DESC LIMIT $1 OFFSET $2
+			ORDER BY mp.match_id ` + order + ` LIMIT $1 OFFSET $2
 		) p JOIN matches m ON m.id = p.match_id
 		ORDER BY m.id DESC`
 	return s.matchRowsQuery(ctx, q, args...)

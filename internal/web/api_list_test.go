@@ -54,12 +54,8 @@ func ids(items []map[string]any, key string) []int64 {
 
 func TestAPIMatches(t *testing.T) {
 	b := setup(t, nil)
-	visitor := b.browser(t)
-	visitor.register("ann")
-	annID := b.userID(t, "ann")
-	ahab, av := b.builtBot(t, annID, "Ahab")
-	nemo, nv := b.builtBot(t, annID, "Nemo")
-	moby, mv := b.builtBot(t, annID, "Moby")
+	visitor, annID, bots := b.annsFleet(t)
+	ahab, av, nemo, nv, moby, mv := bots[0][0], bots[0][1], bots[1][0], bots[1][1], bots[2][0], bots[2][1]
 	// 51 matches: a page of 50 and one more.
 	played := b.playedMatch(t, [2][2]int64{{ahab, av}, {moby, mv}})
 	for range 49 {

@@ -79,9 +79,10 @@ type Config struct {
 	// the client (TRUSTED_PROXIES); from any other peer the header is
 	// ignored.
 	TrustedProxies []netip.Prefix
-	// LeaderboardTTL is how long a leaderboard page, the ladder queue
-	// shown with it and the list of matches being played (home page and
-	// leaderboard) are served from memory;
+	// LeaderboardTTL is how long the lists every visitor reads alike are
+	// served from memory: a leaderboard page, the ladder queue shown with
+	// it, the matches being played (home page and leaderboard), the match
+	// list and the front page's latest matches, and a head-to-head page;
 	// zero reads the database on every request.
 	LeaderboardTTL time.Duration
 	// StreamsPerClient is how many event streams (live matches, build

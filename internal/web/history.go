@@ -63,22 +63,12 @@ func (h *Handler) headToHead(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, refuse(http.StatusBadRequest, "Head to head needs two different bots."))
 		return
 	}
-	a, err := h.store.BotDetailGet(ctx, aID)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	b, err := h.store.BotDetailGet(ctx, bID)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	sum, matches, err := h.store.HeadToHeadGet(ctx, aID, bID, headToHeadMatches, seesHidden(r))
+	d, err := h.headToHeadData(ctx, aID, bID, seesHidden(r))
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	h.render(w, r, http.StatusOK, page.HeadToHead(page.HeadToHeadView{
-		Base: h.base(r, a.Name+" vs "+b.Name), A: a, B: b, Summary: sum, Matches: matches,
+		Base: h.base(r, d.a.Name+" vs "+d.b.Name), A: d.a, B: d.b, Summary: d.sum, Matches: d.matches,
 	}))
 }

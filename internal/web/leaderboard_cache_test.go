@@ -2,11 +2,9 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 	"time"
 
-	"github.com/broadside/broadside/internal/blob"
 	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/internal/testdb"
@@ -15,24 +13,8 @@ import (
 func TestLeaderboardCache(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st := store.NewTx(testdb.Tx(t))
-	owner, err := st.UserCreate(ctx, store.UserCreateParams{Username: "owner", PasswordHash: "!"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	addBot := func(name string) {
-		res, err := st.UploadRecord(ctx, store.UploadParams{
-			OwnerID: owner.ID, Name: name, Game: "entelect", Language: "Python3", BotType: "Python3",
-			Manifest: json.RawMessage(`{}`), SourceSHA256: "00", SourceSize: 1,
-			SourceKey: blob.SourceKey,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := st.BotVersionFinishBuild(ctx, res.VersionID, store.BuildResult{OK: true, ArtifactKey: "a"}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	st, owner := cacheTestStore(t)
+	addBot := func(name string) { cacheTestBot(t, st, owner, name) }
 	clock := time.Unix(1_000_000, 0)
 	c := newLeaderboardCache(2*time.Second, func() time.Time { return clock })
 

@@ -30,7 +30,7 @@ func (h *Handler) home(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	matches, err := h.store.MatchRows(ctx, store.MatchListParams{Limit: 10, WithHidden: seesHidden(r)})
+	matches, err := h.matchRows(ctx, store.MatchListParams{Limit: 10, WithHidden: seesHidden(r)})
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -74,9 +74,13 @@ func (h *Handler) leaderboard(w http.ResponseWriter, r *http.Request) {
 	}))
 }
 
+// matches lists matches newest first. Its pager pages by id (?before=,
+// ?after=): a page deep in a million matches is read from the index like
+// the first, where ?page= alone (older links) skips every match before
+// it.
 func (h *Handler) matches(w http.ResponseWriter, r *http.Request) {
 	n := pageNumber(r)
-	p := store.MatchListParams{Limit: matchPageSize + 1, Offset: (n - 1) * matchPageSize, WithHidden: seesHidden(r)}
+	p := store.MatchListParams{Limit: matchPageSize + 1, WithHidden: seesHidden(r)}
 	v := page.MatchesView{Games: h.cfg.Games}
 	if b := r.URL.Query().Get("bot"); b != "" {
 		id, err := strconv.ParseInt(b, 10, 64)
@@ -93,17 +97,51 @@ func (h *Handler) matches(w http.ResponseWriter, r *http.Request) {
 		}
 		p.Game, v.Game = g, g
 	}
+	p.Before, p.After = cursor(r, "before"), cursor(r, "after")
+	if p.Before == 0 && p.After == 0 {
+		p.Offset = (n - 1) * matchPageSize
+	}
 
-	ms, err := h.store.MatchRows(r.Context(), p)
+	ms, err := h.matchRows(r.Context(), p)
 	if err != nil {
 		h.fail(w, r, err)
 		return
+	}
+	hasPrev := n > 1 || p.Before != 0
+	if p.After != 0 {
+		if len(ms) <= matchPageSize {
+			// Fewer newer matches than a page: the first page is the one
+			// before.
+			p.After, n, hasPrev = 0, 1, false
+			if ms, err = h.matchRows(r.Context(), p); err != nil {
+				h.fail(w, r, err)
+				return
+			}
+		} else {
+			// The one more read shows there are newer pages still; it is
+			// the newest, first in the list.
+			ms = ms[1:]
+			hasPrev = true
+		}
 	}
 	more := len(ms) > matchPageSize
 	if more {
 		ms = ms[:matchPageSize]
 	}
 	v.Base, v.Matches = h.base(r, "Matches"), ms
-	v.Pager = page.Pager{Page: n, HasPrev: n > 1, HasNext: more, Query: v.PagerQuery()}
+	v.Pager = page.Pager{Page: n, HasPrev: hasPrev, HasNext: more || p.After != 0, Query: v.PagerQuery()}
+	if len(ms) > 0 {
+		v.Pager.NextBefore, v.Pager.PrevAfter = ms[len(ms)-1].ID, ms[0].ID
+	}
 	h.render(w, r, http.StatusOK, page.Matches(v))
+}
+
+// cursor reads a match id parameter of the pager, 0 when absent or
+// malformed.
+func cursor(r *http.Request, name string) int64 {
+	id, err := strconv.ParseInt(r.URL.Query().Get(name), 10, 64)
+	if err != nil || id < 1 {
+		return 0
+	}
+	return id
 }

@@ -99,13 +99,32 @@ type Pager struct {
 	HasNext bool
 	// Query is prefixed to the page parameter ("game=entelect&").
 	Query string
+	// NextBefore and PrevAfter, when set, page by id instead (a list
+	// newest first): the next page holds what comes before NextBefore,
+	// the previous one what comes after PrevAfter. The page number then
+	// only labels the page.
+	NextBefore, PrevAfter int64
 }
 
-// PrevURL is the link to the previous page.
-func (p Pager) PrevURL() string { return "?" + p.Query + "page=" + strconv.Itoa(p.Page-1) }
+// PrevURL is the link to the previous page; from the second page, the
+// first, newest one.
+func (p Pager) PrevURL() string {
+	prev := max(p.Page-1, 1)
+	u := "?" + p.Query + "page=" + strconv.Itoa(prev)
+	if p.PrevAfter != 0 && prev > 1 {
+		u += "&after=" + strconv.FormatInt(p.PrevAfter, 10)
+	}
+	return u
+}
 
 // NextURL is the link to the next page.
-func (p Pager) NextURL() string { return "?" + p.Query + "page=" + strconv.Itoa(p.Page+1) }
+func (p Pager) NextURL() string {
+	u := "?" + p.Query + "page=" + strconv.Itoa(p.Page+1)
+	if p.NextBefore != 0 {
+		u += "&before=" + strconv.FormatInt(p.NextBefore, 10)
+	}
+	return u
+}
 
 // UploadView is the bot upload form.
 type UploadView struct {

@@ -1,0 +1,2 @@
+DROP INDEX match_players_bot_id_idx;
+CREATE INDEX match_players_bot_id_idx ON match_players (bot_id, match_id DESC);
