@@ -21,7 +21,6 @@ import (
 // replay stepped by plain links; the leaderboard's Hit and Sunk tab lists
 // the bots rated on that ladder.
 func TestBrowserHitAndSunk(t *testing.T) {
-	t.Parallel()
 	bp := newBrowserPortal(t, 4*time.Minute)
 	ctx, base, conn, pool := bp.ctx, bp.base, bp.conn, bp.pool
 	zipPath := starterZip(t, "hitandsunk-python3")

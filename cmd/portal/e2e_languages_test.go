@@ -17,7 +17,6 @@ import (
 // shows a successful build and it plays a challenge; each other page shows
 // its failed build with the reason.
 func TestBrowserOriginalBotTypes(t *testing.T) {
-	t.Parallel()
 	bp := newBrowserPortal(t, 10*time.Minute)
 	ctx, base, conn := bp.ctx, bp.base, bp.conn
 

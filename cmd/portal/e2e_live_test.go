@@ -142,7 +142,6 @@ func slowCppZip(t *testing.T) string {
 // a plain SSE client of the owner gets the log piece by piece before the
 // end, and one of a visitor gets the status without the log.
 func TestBrowserBuildLogLive(t *testing.T) {
-	t.Parallel()
 	bs := startPortal(t, 8*time.Minute)
 	ctx, base := bs.ctx, bs.base
 	conn, err := pgx.Connect(ctx, bs.dbURL)

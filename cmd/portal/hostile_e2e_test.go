@@ -39,7 +39,6 @@ import (
 // and nothing outside its folders changed; on the match, that the house bot
 // won and the hostile bot's log says why its turn ended.
 func TestHostileBotsThroughPortal(t *testing.T) {
-	t.Parallel()
 	// Not parallel: wall-time limits need the machine (see startPortal).
 	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(context.Background())))
 	secret := fmt.Sprintf("worker-secret-%d", time.Now().UnixNano())
