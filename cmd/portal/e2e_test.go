@@ -231,7 +231,7 @@ func (d driver) begin(what string) {
 // new bot's first version.
 func (d driver) upload(name, zipPath string) chromedp.Action[chromedp.Void] {
 	return chromedp.Steps(
-		chromedp.Navigate(d.base+"/bots/new"),
+		navigate(d.base+"/bots/new"),
 		chromedp.SendKeys(chromedp.CSS(`input[name=name]`), name),
 		chromedp.SetUploadFiles(chromedp.CSS(`input[name=zip]`), []string{zipPath}),
 		chromedp.Submit(chromedp.CSS(`input[name=zip]`)),
@@ -239,6 +239,21 @@ func (d driver) upload(name, zipPath string) chromedp.Action[chromedp.Void] {
 		// page reloads itself, which may come first.
 		chromedp.WaitVisible(`//h2[text()="Versions"]`),
 	)
+}
+
+// navigate is chromedp.Navigate, tried again when the page being left
+// aborted it: a bot's page reloads itself when its build ends, and after
+// an upload that reload can start at the moment the test moves on.
+func navigate(url string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		var err error
+		for range 3 {
+			if _, err = chromedp.Navigate(url)(ctx, t); err == nil || !strings.Contains(err.Error(), "ERR_ABORTED") {
+				return chromedp.Void{}, err
+			}
+		}
+		return chromedp.Void{}, err
+	}
 }
 
 // matchOver waits on a match page for the match to be over. The page
