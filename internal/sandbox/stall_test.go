@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"syscall"
 	"testing"
 	"time"
 
@@ -85,6 +86,9 @@ func TestOwnCPUWait(t *testing.T) {
 }
 
 // busyOutside starts n busy loops on the host and returns what stops them.
+// Each is in a session of its own, as the sandboxed command is: where the
+// kernel groups processes by session for fairness (autogroup), loops in
+// the test's own session would share one CPU's worth between them.
 func busyOutside(t *testing.T, n int) func() {
 	t.Helper()
 	var cmds []*exec.Cmd
@@ -98,6 +102,7 @@ func busyOutside(t *testing.T, n int) func() {
 	t.Cleanup(stop)
 	for i := 0; i < n; i++ {
 		c := exec.Command("/bin/sh", "-c", "while :; do :; done")
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
 		}
