@@ -33,7 +33,7 @@ func TestOwnCPUWait(t *testing.T) {
 	wall := testenv.Scaled(1500 * time.Millisecond)
 	// The sleeper's start waits for a CPU on a busy machine like any
 	// process's; a longer turn keeps that a small share of it.
-	sleeper := Cmd{Args: []string{"/bin/sh", "-c", "sleep 10"}, Limits: Limits{WallTime: 3 * wall}}
+	sleeper := Cmd{Args: []string{"/bin/sh", "-c", "sleep 3600"}, Limits: Limits{WallTime: 3 * wall}}
 	loop := Cmd{Args: []string{"/bin/sh", "-c", "while :; do :; done"}, Limits: Limits{WallTime: wall}}
 
 	check := func(t *testing.T, name string, r Result, starved bool) {
