@@ -228,18 +228,48 @@ func (d driver) begin(what string) {
 }
 
 // upload sends the zip at zipPath through the upload form as bot name, a
-// new bot's first version.
+// new bot's first version, and waits for the bot's page.
+//
+// A form that is still on screen, without an error, a while after it was
+// sent was not sent: the bot page left behind can reload itself (its build
+// ended) just as the test moves on, and the form's page can come and go
+// with that. Such a form is filled and sent again, with a note in the log.
 func (d driver) upload(name, zipPath string) chromedp.Action[chromedp.Void] {
-	return chromedp.Steps(
-		navigate(d.base+"/bots/new"),
-		chromedp.SendKeys(chromedp.CSS(`input[name=name]`), name),
-		chromedp.SetUploadFiles(chromedp.CSS(`input[name=zip]`), []string{zipPath}),
-		chromedp.Submit(chromedp.CSS(`input[name=zip]`)),
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		send := chromedp.Steps(
+			navigate(d.base+"/bots/new"),
+			chromedp.SendKeys(chromedp.CSS(`input[name=name]`), name),
+			chromedp.SetUploadFiles(chromedp.CSS(`input[name=zip]`), []string{zipPath}),
+			chromedp.Submit(chromedp.CSS(`input[name=zip]`)),
+		)
 		// The bot page; its upload banner goes once the build ends and the
 		// page reloads itself, which may come first.
-		chromedp.WaitVisible(`//h2[text()="Versions"]`),
-	)
+		botPage := chromedp.WaitVisible(`//h2[text()="Versions"]`)
+		var err error
+		for range 3 {
+			if _, err = send(ctx, t); err != nil {
+				return chromedp.Void{}, err
+			}
+			wait, cancel := context.WithTimeout(ctx, uploadWait)
+			_, err = botPage(wait, t)
+			cancel()
+			if err == nil || ctx.Err() != nil {
+				return chromedp.Void{}, err
+			}
+			unsent, jsErr := chromedp.Evaluate[bool](
+				`location.pathname === "/bots/new" && !document.querySelector(".error")`)(ctx, t)
+			if jsErr != nil || !unsent {
+				return chromedp.Void{}, fmt.Errorf("no bot page %s after sending the form: %w", uploadWait, err)
+			}
+			d.t.Logf("upload %s: the form was still on screen %s after it was sent; sending it again", name, uploadWait)
+		}
+		return chromedp.Void{}, err
+	}
 }
+
+// uploadWait bounds the wait for a bot's page after its upload form is
+// sent: the server answers an upload within seconds, even at a high load.
+const uploadWait = 60 * time.Second
 
 // navigate is chromedp.Navigate, tried again when the page being left
 // aborted it: a bot's page reloads itself when its build ends, and after
