@@ -53,6 +53,25 @@ func fileClock() unix.Timespec {
 	return ts
 }
 
+// fileClockAfter returns the file clock once it is past t: a file changed
+// at or before t does not count as changed since the time returned. The
+// coarse clock moves every few milliseconds; a clock set back waits no
+// more than fileClockWait.
+func fileClockAfter(t unix.Timespec) unix.Timespec {
+	deadline := time.Now().Add(fileClockWait)
+	for {
+		now := fileClock()
+		if now.Sec > t.Sec || (now.Sec == t.Sec && now.Nsec > t.Nsec) || time.Now().After(deadline) {
+			return now
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// fileClockWait bounds fileClockAfter's wait: many ticks of the coarse
+// clock at any HZ.
+const fileClockWait = 50 * time.Millisecond
+
 // diskWatch returns a watchdog that reports when a command has written
 // more than the configured bytes or entries to its writable folders since
 // the file clock read since, taken before the command started. RLIMIT_FSIZE

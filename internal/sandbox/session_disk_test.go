@@ -82,3 +82,24 @@ func TestSessionDiskBudget(t *testing.T) {
 		})
 	}
 }
+
+// TestFileClockAfter checks the clock a session's next command counts its
+// writes from: past the tick its previous command ended in, so a file
+// written in that tick counts for that command only.
+func TestFileClockAfter(t *testing.T) {
+	for range 20 {
+		end := fileClock()
+		since := fileClockAfter(end)
+		if since.Sec < end.Sec || (since.Sec == end.Sec && since.Nsec <= end.Nsec) {
+			t.Fatalf("fileClockAfter(%v) = %v, not past it", end, since)
+		}
+	}
+	// A clock set back does not hold the next command for long.
+	ahead := fileClock()
+	ahead.Sec += 3600
+	start := time.Now()
+	fileClockAfter(ahead)
+	if waited := time.Since(start); waited < fileClockWait {
+		t.Fatalf("returned after %v, before the clock passed and before %v", waited, fileClockWait)
+	}
+}

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/broadside/broadside/internal/command"
 )
 
@@ -64,6 +66,8 @@ type Session struct {
 	own  *treeGroup
 	// wrapDisk, set by tests only, wraps each command's disk check.
 	wrapDisk func(check func() string) func() string
+	// lastEnd is the file clock when the previous command ended.
+	lastEnd unix.Timespec
 }
 
 // SessionStats counts a session's commands, for the worker's logs: many
@@ -266,7 +270,10 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 	// The previous command's mounts are gone before this one starts.
 	s.settleUnmount()
 	// Read before the command starts: whatever it writes is stamped later.
-	since, spent := fileClock(), int64(-1)
+	// A tick of the file clock past the previous command's end, so that
+	// what that command wrote last does not count again for this one.
+	since, spent := fileClockAfter(s.lastEnd), int64(-1)
+	defer func() { s.lastEnd = fileClock() }()
 	if s.disk != nil {
 		s.disk.settle()
 		limit := s.b.sessionDiskLimit()
