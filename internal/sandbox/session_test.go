@@ -436,3 +436,70 @@ func newFolderSession(t *testing.T, b *Bwrap, limits Limits) (*Session, string) 
 	t.Cleanup(func() { s.Close() })
 	return s, dir
 }
+
+// TestSupervisorReservesThreads checks that a session's supervisor has its
+// OS threads before its first command: a fork bomb can take every process
+// the session's cgroup allows, and a Go program that then needs a thread
+// dies, ending the session.
+func TestSupervisorReservesThreads(t *testing.T) {
+	b := newTestBwrap(t)
+	dir := t.TempDir()
+	s, err := b.NewSession([]Mount{{Source: dir, Writable: true}}, Limits{WallTime: 5 * time.Second, Processes: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if r, err := s.Run(context.Background(), Cmd{Args: []string{"/bin/true"}, Dir: dir}); err != nil || r.ExitCode != 0 {
+		t.Fatalf("first command: %+v, %v", r, err)
+	}
+	most := 0
+	for _, pid := range descendants(t, s.cmd.Process.Pid) {
+		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+		if err != nil {
+			continue // ended since
+		}
+		for line := range strings.Lines(string(status)) {
+			if n, ok := strings.CutPrefix(line, "Threads:"); ok {
+				threads, _ := strconv.Atoi(strings.TrimSpace(n))
+				most = max(most, threads)
+			}
+		}
+	}
+	if most < supervisorThreads {
+		t.Fatalf("the session's processes have at most %d threads, want the supervisor's %d", most, supervisorThreads)
+	}
+}
+
+// descendants lists the processes under pid, from /proc.
+func descendants(t *testing.T, pid int) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	children := map[int][]int{}
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		if err != nil {
+			continue
+		}
+		// The parent's pid follows the command's name in parentheses,
+		// and its state.
+		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(fields) > 1 {
+			if parent, err := strconv.Atoi(fields[1]); err == nil {
+				children[parent] = append(children[parent], p)
+			}
+		}
+	}
+	var out []int
+	for queue := children[pid]; len(queue) > 0; queue = queue[1:] {
+		out = append(out, queue[0])
+		queue = append(queue, children[queue[0]]...)
+	}
+	return out
+}

@@ -15,7 +15,9 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -142,6 +144,7 @@ func supervise(in *os.File, out *os.File) int {
 	// supervisor into doing something else.
 	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
 	swallowSignals()
+	reserveThreads(supervisorThreads)
 	dec := json.NewDecoder(bufio.NewReader(in))
 	enc := json.NewEncoder(out)
 	for {
@@ -159,6 +162,39 @@ func supervise(in *os.File, out *os.File) int {
 			return 1
 		}
 	}
+}
+
+// supervisorThreads is how many OS threads the supervisor starts before
+// its first command: more than it ever has busy at once (a command's wait,
+// the request pipe's read, the runtime's monitor and one per CPU it may
+// use), within the 32 processes its session's cgroup adds for it.
+const supervisorThreads = 16
+
+// reserveThreads makes the Go runtime start n OS threads now, which it then
+// keeps idle for later use. A fork bomb shares the session's pids limit
+// with the supervisor and can take every process it allows; a Go program
+// that needs a new thread then dies ("failed to create new OS thread"),
+// and the session with it, at the moment its command's time runs out.
+func reserveThreads(n int) {
+	var started, done sync.WaitGroup
+	release := make(chan struct{})
+	started.Add(n)
+	done.Add(n)
+	for range n {
+		go func() {
+			defer done.Done()
+			// A goroutine locked to its thread keeps it to itself, so the
+			// runtime starts another for each; unlocked before the
+			// goroutine ends, the thread stays with the runtime.
+			runtime.LockOSThread()
+			started.Done()
+			<-release
+			runtime.UnlockOSThread()
+		}()
+	}
+	started.Wait()
+	close(release)
+	done.Wait()
 }
 
 // swallowSignals makes every signal a bot can send to PID 1 harmless: the
