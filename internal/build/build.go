@@ -48,6 +48,9 @@ type Builder struct {
 	// in the bot's folder, removed after it, so that on the platform
 	// untrusted builds share nothing.
 	GoCache string
+	// GoSeed, when set (and GoCache is not), starts each Go build's own
+	// cache with a copy of the standard library compiled in advance.
+	GoSeed *GoSeed
 
 	// inspectFetch, when set, is called with each download's fresh folder
 	// once the download ended, before the folder is removed (tests).
@@ -109,6 +112,8 @@ type step struct {
 	// kind of step with the network, run in a fresh folder (args and env
 	// are then fetch.command's).
 	fetch *fetch
+	// prepare, when set, runs on the host before the step's command.
+	prepare func(ctx context.Context) error
 }
 
 // Build builds the bot in dir (absolute, writable) described by m. The
@@ -164,6 +169,11 @@ func (b *Builder) BuildLive(ctx context.Context, dir string, m botmeta.Manifest,
 		} else {
 			fmt.Fprintf(&log, "\n$ %s\n", strings.Join(s.args, " "))
 			flush()
+			if s.prepare != nil {
+				if err := s.prepare(ctx); err != nil {
+					return Result{Log: log.String()}, fmt.Errorf("build: %w", err)
+				}
+			}
 			res, err = b.Runner.Run(ctx, sandbox.Cmd{
 				Args:   s.args,
 				Dir:    work,

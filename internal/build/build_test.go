@@ -3,6 +3,7 @@ package build
 import (
 	"bytes"
 	"context"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -306,5 +307,98 @@ func TestBuildGoCache(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, left)); err == nil {
 			t.Errorf("the build left %s in the bot's folder", left)
 		}
+	}
+}
+
+// cacheCounter is a runner that counts the files of a Go build's cache
+// (GOCACHE in the command's environment) before and after each go build.
+type cacheCounter struct {
+	sandbox.Runner
+	before, after []int
+}
+
+func (c *cacheCounter) Run(ctx context.Context, cmd sandbox.Cmd) (sandbox.Result, error) {
+	cache := ""
+	for _, kv := range cmd.Env {
+		if v, ok := strings.CutPrefix(kv, "GOCACHE="); ok {
+			cache = v
+		}
+	}
+	isBuild := cache != "" && len(cmd.Args) > 1 && cmd.Args[1] == "build"
+	if isBuild {
+		c.before = append(c.before, countFiles(cache))
+	}
+	r, err := c.Runner.Run(ctx, cmd)
+	if isBuild {
+		c.after = append(c.after, countFiles(cache))
+	}
+	return r, err
+}
+
+func countFiles(dir string) int {
+	n := 0
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+// TestBuildGoSeed checks that the worker's Go builds, each in the sandbox
+// with a cache of its own, start from the standard library compiled once:
+// the seed is made by the first build, and a bot's build then compiles
+// its own package and links, adding a few files to its cache instead of
+// the hundreds the standard library takes.
+func TestBuildGoSeed(t *testing.T) {
+	testenv.RequireProgram(t, "go")
+	counter := &cacheCounter{Runner: runner(t)}
+	b := New(counter, rulesets.Registry())
+	b.GoSeed = NewGoSeed(t.TempDir(), nil)
+	for i := range 2 {
+		dir := copyDir(t, "../../bots/entelect-go-reference")
+		m, err := botmeta.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := b.Build(context.Background(), dir, m)
+		if err != nil || !res.OK {
+			t.Fatalf("build %d: %v\n%s", i+1, err, res.Log)
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".gocache")); err == nil {
+			t.Errorf("build %d left its cache in the bot's folder", i+1)
+		}
+	}
+	// The seed's own build, then the bots'.
+	if len(counter.before) != 3 {
+		t.Fatalf("%d go builds, want the seed's and two bots'", len(counter.before))
+	}
+	seedFiles := counter.after[0]
+	if counter.before[0] != 0 || seedFiles < 100 {
+		t.Fatalf("the seed's build went from %d to %d cache files", counter.before[0], seedFiles)
+	}
+	for i := 1; i < 3; i++ {
+		if counter.before[i] != seedFiles {
+			t.Errorf("bot build %d started with %d cache files, want the seed's %d", i, counter.before[i], seedFiles)
+		}
+		if added := counter.after[i] - counter.before[i]; added > 20 {
+			t.Errorf("bot build %d added %d files to its cache: the seed's standard library did not serve it", i, added)
+		}
+	}
+
+	// A bot that brings a cache of its own builds with it, unseeded (one
+	// that imports nothing: only the runtime is compiled).
+	dir := writeBot(t, map[string]string{"bot.json": `{"BotType":"Golang","RunFile":"bot"}`,
+		"go.mod": "module bot\n\ngo 1.21\n", "main.go": "package main\n\nfunc main() {}\n", ".gocache/README": "mine\n"})
+	m, err := botmeta.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := b.Build(context.Background(), dir, m); err != nil || !res.OK {
+		t.Fatalf("build with its own cache: %v\n%s", err, res.Log)
+	}
+	if got := counter.before[len(counter.before)-1]; got != 1 {
+		t.Errorf("a bot's own cache of one file started its build with %d files", got)
 	}
 }

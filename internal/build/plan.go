@@ -1,6 +1,7 @@
 package build
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -155,6 +156,15 @@ func (b *Builder) cppSteps(work string, m botmeta.Manifest) ([]step, error) {
 	return []step{{args: append([]string{gpp, "-std=c++17", "-O2", "-o", filepath.FromSlash(m.RunFile)}, srcs...)}}, nil
 }
 
+// goEnv is the environment of a Go build in root: caches in the bot folder
+// (the sandbox's /tmp is small), removed after the build so the artifact
+// stays lean. GOENV=off: no configuration file but the platform's
+// settings.
+func goEnv(root string) []string {
+	return []string{"GOCACHE=" + filepath.Join(root, ".gocache"), "GOPATH=" + filepath.Join(root, ".gopath"),
+		"GOFLAGS=-buildvcs=false -modcacherw", "GOTOOLCHAIN=local", "CGO_ENABLED=0", "GOENV=off"}
+}
+
 // goSteps fetches a Go module's dependencies with the network (making a
 // module first when the bot has no go.mod) and builds it offline. A bot
 // with a vendor folder needs no download.
@@ -162,13 +172,6 @@ func (b *Builder) goSteps(work string, m botmeta.Manifest) ([]step, error) {
 	gobin, err := b.find(m, "go")
 	if err != nil {
 		return nil, err
-	}
-	// Caches in the bot folder (the sandbox's /tmp is small), removed
-	// after the build so the artifact stays lean. GOENV=off: no
-	// configuration file but the platform's settings.
-	goEnv := func(root string) []string {
-		return []string{"GOCACHE=" + filepath.Join(root, ".gocache"), "GOPATH=" + filepath.Join(root, ".gopath"),
-			"GOFLAGS=-buildvcs=false -modcacherw", "GOTOOLCHAIN=local", "CGO_ENABLED=0", "GOENV=off"}
 	}
 	env := goEnv(work)
 	var steps []step
@@ -196,7 +199,8 @@ func (b *Builder) goSteps(work string, m botmeta.Manifest) ([]step, error) {
 		buildEnv = append(buildEnv, "GOCACHE="+b.GoCache)
 	}
 	return append(steps,
-		step{args: []string{gobin, "build", "-o", filepath.FromSlash(m.RunFile), "."}, env: buildEnv},
+		step{args: []string{gobin, "build", "-o", filepath.FromSlash(m.RunFile), "."}, env: buildEnv,
+			prepare: func(ctx context.Context) error { return b.seedGoCache(ctx, gobin, filepath.Join(work, ".gocache")) }},
 		step{args: []string{"/bin/rm", "-rf", ".gocache", ".gopath"}},
 	), nil
 }

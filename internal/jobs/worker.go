@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -167,6 +168,13 @@ func NewWorker(deps Deps) (*Worker, error) {
 		}
 	}
 	if deps.Builder != nil && deps.BuildConcurrency > 0 {
+		if b, ok := deps.Builder.(*build.Builder); ok && b.GoSeed == nil && b.GoCache == "" {
+			// Go builds start from the standard library compiled once by
+			// this process, kept in its folder (removed with it).
+			seeded := *b
+			seeded.GoSeed = build.NewGoSeed(filepath.Join(dir.path, "go-seed"), deps.Logger)
+			deps.Builder = &seeded
+		}
 		river.AddWorker(workers, &BuildWorker{deps: deps})
 		queues[QueueBuild] = river.QueueConfig{MaxWorkers: deps.BuildConcurrency}
 	}
