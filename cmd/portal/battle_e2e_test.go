@@ -75,7 +75,7 @@ func TestBrowserBattle(t *testing.T) {
 	step("ann logs out", logout)
 
 	step("olga creates a battle", account("/login", "olga"),
-		chromedp.Navigate(base+"/battles"),
+		navigate(base+"/battles"),
 		chromedp.Click(`//a[text()="Create a battle"]`),
 		chromedp.WaitVisible(`//h1[text()="New battle"]`),
 		chromedp.SendKeys(chromedp.CSS(`input[name=name]`), "Autumn cup"),
@@ -99,14 +99,14 @@ func TestBrowserBattle(t *testing.T) {
 	step("ann logs in", account("/login", "ann"))
 	for i := 1; i <= 8; i++ {
 		step(fmt.Sprintf("ann enters bot %d", i),
-			chromedp.Navigate(battleURL),
+			navigate(battleURL),
 			chromedp.Click(`//button[text()="Enter bot"]`),
 			chromedp.WaitVisible(fmt.Sprintf(`//table[contains(@class, "entries")]/tbody[count(tr) = %d]`, i)),
 		)
 	}
 	step("ann logs out", logout)
 	step("olga starts the battle", account("/login", "olga"),
-		chromedp.Navigate(battleURL),
+		navigate(battleURL),
 		chromedp.Click(`//button[text()="Start now"]`),
 		chromedp.WaitVisible(`//dd[@class="battle-status" and text()="running"]`),
 	)
@@ -119,7 +119,7 @@ func TestBrowserBattle(t *testing.T) {
 	if failed > 0 {
 		t.Errorf("%d battle games did not finish", failed)
 	}
-	step("the battle page", chromedp.Navigate(battleURL), chromedp.WaitVisible(`//h2[text()="Final positions"]`))
+	step("the battle page", navigate(battleURL), chromedp.WaitVisible(`//h2[text()="Final positions"]`))
 	board, err := chromedp.Run(browser, chromedp.Text(chromedp.CSS(`table.battle-leaderboard tbody`)))
 	if err != nil {
 		t.Fatal(err)

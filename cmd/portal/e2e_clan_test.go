@@ -26,7 +26,7 @@ func TestBrowserClanChallenge(t *testing.T) {
 	join := func(user, invite string) chromedp.Action[chromedp.Void] {
 		return chromedp.Steps(
 			register(user),
-			chromedp.Navigate(invite),
+			navigate(invite),
 			chromedp.Click(`//button[text()="Join Kraken"]`),
 			chromedp.WaitVisible(`//p[contains(., "you are now a member")]`),
 		)
@@ -34,7 +34,7 @@ func TestBrowserClanChallenge(t *testing.T) {
 
 	run("ann founds a clan",
 		register("ann"),
-		chromedp.Navigate(base+"/clans"),
+		navigate(base+"/clans"),
 		chromedp.SendKeys(chromedp.CSS(`input[name=name]`), "Kraken"),
 		chromedp.Click(`//button[text()="Found the clan"]`),
 		chromedp.WaitVisible(`//h1[text()="Kraken"]`),
@@ -52,7 +52,7 @@ func TestBrowserClanChallenge(t *testing.T) {
 	run("ben uploads Shark", upload("Shark"))
 	sharkURL := strings.Split(get("Shark's page", chromedp.Location()), "?")[0]
 
-	run("the clan page lists its three members", chromedp.Navigate(clanURL))
+	run("the clan page lists its three members", navigate(clanURL))
 	members := get("the members", chromedp.Text(`//h2[text()="Members"]/following-sibling::table[1]`))
 	for _, who := range []string{"ann", "ben", "cat"} {
 		if !strings.Contains(members, who) {
@@ -64,7 +64,7 @@ func TestBrowserClanChallenge(t *testing.T) {
 		`SELECT count(*) = 2 FROM bot_versions WHERE build_status = 'ok'`)
 
 	run("ben challenges Pyro with Shark",
-		chromedp.Navigate(pyroURL),
+		navigate(pyroURL),
 		chromedp.WaitVisible(`//button[text()="Challenge"]`),
 		chromedp.Click(`//button[text()="Challenge"]`),
 		chromedp.WaitVisible(`//h1[starts-with(., "Challenge #")]`),
@@ -76,7 +76,7 @@ func TestBrowserClanChallenge(t *testing.T) {
 
 	run("ann accepts on the challenges page",
 		login("ann"),
-		chromedp.Navigate(base+"/challenges"),
+		navigate(base+"/challenges"),
 		chromedp.Click(`//button[text()="Accept"]`),
 		chromedp.WaitVisible(`//h1[starts-with(., "Match #")]`),
 	)
@@ -100,13 +100,13 @@ func TestBrowserClanChallenge(t *testing.T) {
 	// The result, with a link to its match, on both bots' pages.
 	link := fmt.Sprintf(`//a[@href="/matches/%d"]/ancestor::tr`, matchID)
 	for _, botURL := range []string{pyroURL, sharkURL} {
-		run("a bot page after the match", chromedp.Navigate(botURL))
+		run("a bot page after the match", navigate(botURL))
 		row := get("the match's row", chromedp.Text(link))
 		if !strings.Contains(row, "challenge") || !(strings.Contains(row, "win") || strings.Contains(row, "loss") || strings.Contains(row, "draw")) {
 			t.Fatalf("%s shows the match as %q", botURL, row)
 		}
 	}
-	run("the challenges page", chromedp.Navigate(base+"/challenges"))
+	run("the challenges page", navigate(base+"/challenges"))
 	result := get("the challenge's result", chromedp.Text(fmt.Sprintf(`//td/a[@href="/matches/%d"]`, matchID)))
 	want := winner + " won"
 	if winner == "draw" {
@@ -115,7 +115,7 @@ func TestBrowserClanChallenge(t *testing.T) {
 	if result != want {
 		t.Fatalf("the challenges page says %q, want %q", result, want)
 	}
-	run("the clan page", chromedp.Navigate(clanURL))
+	run("the clan page", navigate(clanURL))
 	if rows := get("the clan's results", chromedp.Text(`//h2[text()="Results"]/following-sibling::table[1]`)); !strings.Contains(rows, fmt.Sprintf("#%d", matchID)) {
 		t.Fatalf("the clan's results lack match %d:\n%s", matchID, rows)
 	}

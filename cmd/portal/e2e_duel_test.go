@@ -26,7 +26,7 @@ func TestBrowserDuel(t *testing.T) {
 	// The form picks the house bot: the only side that is not Duelist's
 	// playing version.
 	bp.run("dee starts a duel of two games",
-		chromedp.Navigate(botURL),
+		navigate(botURL),
 		chromedp.WaitVisible(`//button[text()="Start duel"]`),
 		chromedp.SetValue(chromedp.CSS(`input[name=max_games]`), "2"),
 		chromedp.Click(`//button[text()="Start duel"]`),
@@ -60,7 +60,7 @@ func TestBrowserDuel(t *testing.T) {
 		bp.matchOver(),
 	)
 	bp.run("the bot page lists the duel",
-		chromedp.Navigate(botURL),
+		navigate(botURL),
 		chromedp.WaitVisible(`//table[contains(@class, "duel-list")]//td[text()="undecided"]`),
 	)
 }

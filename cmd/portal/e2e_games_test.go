@@ -77,12 +77,12 @@ func TestBrowserHitAndSunk(t *testing.T) {
 	bp.waitFor("the match", fmt.Sprintf(`SELECT status IN ('finished', 'failed') FROM matches WHERE id = %d`, matchID))
 
 	matchURL := fmt.Sprintf("%s/matches/%d", base, matchID)
-	run("the match page", chromedp.Navigate(matchURL), chromedp.WaitVisible(`#viewer svg.grid`))
+	run("the match page", navigate(matchURL), chromedp.WaitVisible(`#viewer svg.grid`))
 	// A finished match opens on its end; its first step is a link away.
 	if got := text(`.frame-name`); !strings.HasPrefix(got, "Round ") || !strings.Contains(got, " of ") {
 		t.Fatalf("the match opens on %q, want its last round", got)
 	}
-	run("the match's start", chromedp.Navigate(matchURL+"?round=0"), chromedp.WaitVisible(`#viewer svg.grid`))
+	run("the match's start", navigate(matchURL+"?round=0"), chromedp.WaitVisible(`#viewer svg.grid`))
 	if s := text(`.match-status`); s != "finished" {
 		t.Fatalf("match status %s", s)
 	}
@@ -115,7 +115,7 @@ func TestBrowserHitAndSunk(t *testing.T) {
 	}
 
 	run("the Hit and Sunk ladder by its tab",
-		chromedp.Navigate(base+"/leaderboard"),
+		navigate(base+"/leaderboard"),
 		chromedp.Click(`//nav[@class="tabs"]/a[text()="Hit and Sunk"]`),
 		chromedp.WaitVisible(`//h1[text()="Leaderboard: Hit and Sunk"]`),
 	)

@@ -59,7 +59,7 @@ func TestBrowserHeaderFits(t *testing.T) {
 	if _, err := conn.Exec(ctx, `UPDATE users SET role = 'organiser' WHERE username = $1`, name); err != nil {
 		t.Fatal(err)
 	}
-	d.run("see the header as an organiser", chromedp.Navigate(d.base+"/account"), chromedp.WaitVisible(`//a[text()="Admin"]`))
+	d.run("see the header as an organiser", navigate(d.base+"/account"), chromedp.WaitVisible(`//a[text()="Admin"]`))
 	check := func(when string) {
 		t.Helper()
 		lines := d.get("the header's items "+when, chromedp.Evaluate[string](headerLines))

@@ -71,7 +71,7 @@ func TestBrowserOriginalBotTypes(t *testing.T) {
 		t.Helper()
 		bp.waitFor("the build of "+name, fmt.Sprintf(
 			`SELECT build_status IN ('ok', 'failed') FROM bot_versions v JOIN bots b ON b.id = v.bot_id WHERE b.name = '%s'`, name))
-		run(name+"'s page", chromedp.Navigate(url), chromedp.WaitVisible(`//summary[text()="Build log"]`))
+		run(name+"'s page", navigate(url), chromedp.WaitVisible(`//summary[text()="Build log"]`))
 		return get(name+"'s build status", chromedp.Text(chromedp.CSS(`span[class^="build-"]`))),
 			get(name+"'s build log", chromedp.TextContent(chromedp.CSS(`details pre`)))
 	}
@@ -93,7 +93,7 @@ func TestBrowserOriginalBotTypes(t *testing.T) {
 		t.Fatalf("C# starter: build %q:\n%s", status, log)
 	}
 	run("ann accepts challenges automatically",
-		chromedp.Navigate(base+"/challenges"),
+		navigate(base+"/challenges"),
 		chromedp.Click(`//button[text()="Accept all challenges automatically"]`),
 		chromedp.WaitVisible(`//p[contains(., "now accepted automatically")]`),
 	)
@@ -102,7 +102,7 @@ func TestBrowserOriginalBotTypes(t *testing.T) {
 	upload("Pyro", zipOf("python", filepath.Join(starters, "entelect-python3"), nil))
 	bp.waitFor("Pyro's build", `SELECT build_status = 'ok' FROM bot_versions v JOIN bots b ON b.id = v.bot_id WHERE b.name = 'Pyro'`)
 	run("ben challenges Sharpie",
-		chromedp.Navigate(sharpURL),
+		navigate(sharpURL),
 		chromedp.WaitVisible(`//button[text()="Challenge"]`),
 		chromedp.Click(`//button[text()="Challenge"]`),
 		chromedp.WaitVisible(`//h1[starts-with(., "Match #")]`),

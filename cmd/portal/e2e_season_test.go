@@ -41,7 +41,7 @@ func TestBrowserNewBotPlaysAtOnce(t *testing.T) {
 	if gap > ladderEvery {
 		t.Errorf("first placement match created %s after the last build, more than one ladder interval", gap)
 	}
-	d.run("ben's bot page while it plays", chromedp.Navigate(snakeURL),
+	d.run("ben's bot page while it plays", navigate(snakeURL),
 		chromedp.WaitVisible(`//p[contains(@class, "ladder-next") and (contains(., "Playing now") or contains(., "is queued, waiting for a worker"))]`))
 
 	d.waitFor("the placement match to be played",
@@ -57,7 +57,7 @@ func TestBrowserNewBotPlaysAtOnce(t *testing.T) {
 	}
 	t.Logf("upload to first finished ranked match: %s (first match created %s after the builds)", time.Since(uploaded).Round(time.Second), gap.Round(time.Millisecond))
 
-	d.run("ben's bot page after the match", chromedp.Navigate(snakeURL),
+	d.run("ben's bot page after the match", navigate(snakeURL),
 		chromedp.WaitVisible(fmt.Sprintf(`//a[@href="/matches/%d"]`, matchID)))
 	page := d.get("the bot page", chromedp.Text(chromedp.CSS("main")))
 	if !strings.Contains(page, "Placement matches left: 4") && !strings.Contains(page, "Placement matches left: 3") {
@@ -68,7 +68,7 @@ func TestBrowserNewBotPlaysAtOnce(t *testing.T) {
 	if code := run(ctx, []string{"make-organiser", "olga"}, d.getenv, io.Discard, os.Stderr); code != 0 {
 		t.Fatalf("make-organiser: exit %d", code)
 	}
-	d.run("olga opens the console", d.login("olga"), chromedp.Navigate(base+"/admin"),
+	d.run("olga opens the console", d.login("olga"), navigate(base+"/admin"),
 		chromedp.WaitVisible(`//table[contains(@class, "periodic")]//td[text()="ladder_tick"]`))
 	console := d.get("the periodic jobs", chromedp.Text(chromedp.CSS("table.periodic")))
 	for _, want := range []string{"battle_tick", "ladder_tick", "rescue", "on time"} {

@@ -52,7 +52,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 	run("ann uploads the Python bot", upload("Pyro", zips["entelect-python3"]))
 	pyroURL := get("ann's bot page", chromedp.Location())
 	run("ann accepts challenges automatically",
-		chromedp.Navigate(base+"/challenges"),
+		navigate(base+"/challenges"),
 		chromedp.Click(`//button[text()="Accept all challenges automatically"]`),
 		chromedp.WaitVisible(`//p[contains(., "now accepted automatically")]`),
 	)
@@ -80,7 +80,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 	)
 
 	run("ben challenges Pyro with Gopher",
-		chromedp.Navigate(strings.Split(pyroURL, "?")[0]),
+		navigate(strings.Split(pyroURL, "?")[0]),
 		chromedp.WaitVisible(`//button[text()="Challenge"]`),
 		chromedp.Click(`//button[text()="Challenge"]`),
 		chromedp.WaitVisible(`//h1[starts-with(., "Match #")]`),
@@ -128,7 +128,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 		t.Fatalf("replay round folders: %v", rounds)
 	}
 
-	run("the leaderboard", chromedp.Navigate(base+"/leaderboard"))
+	run("the leaderboard", navigate(base+"/leaderboard"))
 	board := get("the leaderboard table", chromedp.Text(chromedp.CSS(`table`)))
 	for _, want := range []string{"Pyro", "Gopher", "ann", "ben", "Rating"} {
 		if !strings.Contains(board, want) {
@@ -272,18 +272,47 @@ func (d driver) upload(name, zipPath string) chromedp.Action[chromedp.Void] {
 const uploadWait = 60 * time.Second
 
 // navigate is chromedp.Navigate, tried again when the page being left
-// aborted it: a bot's page reloads itself when its build ends, and after
-// an upload that reload can start at the moment the test moves on.
+// got in its way: a bot's page reloads itself when its build ends, and a
+// reload that starts just as the test moves on either aborts the
+// navigation (net::ERR_ABORTED) or wins over it, leaving the browser on
+// the page it was leaving.
 func navigate(url string) chromedp.Action[chromedp.Void] {
 	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
-		var err error
+		from, err := chromedp.Location()(ctx, t)
+		if err != nil {
+			return chromedp.Void{}, err
+		}
 		for range 3 {
-			if _, err = chromedp.Navigate(url)(ctx, t); err == nil || !strings.Contains(err.Error(), "ERR_ABORTED") {
+			_, err = chromedp.Navigate(url)(ctx, t)
+			if err != nil {
+				if strings.Contains(err.Error(), "ERR_ABORTED") {
+					continue
+				}
 				return chromedp.Void{}, err
 			}
+			at, err := chromedp.Location()(ctx, t)
+			if err != nil {
+				return chromedp.Void{}, err
+			}
+			if at == url || samePage(at, url) || !samePage(at, from) {
+				return chromedp.Void{}, nil
+			}
+			err = fmt.Errorf("navigation to %s stayed on %s", url, at)
 		}
 		return chromedp.Void{}, err
 	}
+}
+
+// samePage reports whether two addresses name the same page, whatever
+// their query and fragment.
+func samePage(a, b string) bool {
+	cut := func(s string) string {
+		if i := strings.IndexAny(s, "?#"); i >= 0 {
+			return s[:i]
+		}
+		return s
+	}
+	return cut(a) == cut(b)
 }
 
 // matchOver waits on a match page for the match to be over. The page
@@ -336,7 +365,7 @@ func (d driver) login(user string) chromedp.Action[chromedp.Void] {
 
 func (d driver) account(path, user, landing string) chromedp.Action[chromedp.Void] {
 	return chromedp.Steps(
-		chromedp.Navigate(d.base+path),
+		navigate(d.base+path),
 		chromedp.SendKeys(chromedp.CSS(`input[name=username]`), user),
 		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), "correct horse battery"),
 		chromedp.Submit(chromedp.CSS(`input[name=username]`)),

@@ -106,7 +106,7 @@ func TestBrowserViewer(t *testing.T) {
 	// test.
 	live := queue("entelect", 1)
 	liveURL := fmt.Sprintf("%s/matches/%d", base, live)
-	run("open the queued match", chromedp.Navigate(liveURL), chromedp.WaitVisible(`#viewer .frame-name`))
+	run("open the queued match", navigate(liveURL), chromedp.WaitVisible(`#viewer .frame-name`))
 	run("mark the page", chromedp.Evaluate[chromedp.Void](`window.notReloaded = true`))
 	first := index()
 	run("a later round arrives live",
@@ -126,7 +126,7 @@ func TestBrowserViewer(t *testing.T) {
 		id := queue(g.game, 0)
 		others[g.game] = id
 		url := fmt.Sprintf("%s/matches/%d", base, id)
-		run("open the queued "+g.game+" match", chromedp.Navigate(url), chromedp.WaitVisible(`#viewer .frame-name`))
+		run("open the queued "+g.game+" match", navigate(url), chromedp.WaitVisible(`#viewer .frame-name`))
 		run("mark the page", chromedp.Evaluate[chromedp.Void](`window.notReloaded = true`))
 		first := index()
 		run("a later "+g.game+" step arrives live",
@@ -142,7 +142,7 @@ func TestBrowserViewer(t *testing.T) {
 	}
 
 	// Playback of the finished match at 16×.
-	run("open the finished match", chromedp.Navigate(liveURL+"?round=0"), chromedp.WaitVisible(`#viewer svg.grid`))
+	run("open the finished match", navigate(liveURL+"?round=0"), chromedp.WaitVisible(`#viewer svg.grid`))
 	count := eval("the round count", `+document.getElementById("viewer").dataset.count`)
 	if cells := eval("the board size", `+document.querySelector("#viewer svg.grid").dataset.cols`); cells != 7 {
 		t.Fatalf("board of %d columns, want 7", cells)
@@ -184,7 +184,7 @@ func TestBrowserViewer(t *testing.T) {
 	name := d.get("round name", chromedp.Text(chromedp.CSS(`.frame-name`)))
 
 	// A shared link opens that round in a new page.
-	run("open the shared link", chromedp.Navigate(liveURL+"?round=10#viewer"), chromedp.WaitVisible(`#viewer svg.grid`))
+	run("open the shared link", navigate(liveURL+"?round=10#viewer"), chromedp.WaitVisible(`#viewer svg.grid`))
 	if got := d.get("round name", chromedp.Text(chromedp.CSS(`.frame-name`))); got != name {
 		t.Errorf("shared link of round 10 shows %q, the player showed %q", got, name)
 	}
@@ -195,7 +195,7 @@ func TestBrowserViewer(t *testing.T) {
 		id := others[g.game]
 		d.waitFor(g.game+" match", fmt.Sprintf(`SELECT status IN ('finished', 'failed') FROM matches WHERE id = %d`, id))
 		url := fmt.Sprintf("%s/matches/%d", base, id)
-		run("open the "+g.game+" match", chromedp.Navigate(url), chromedp.WaitVisible(`#viewer svg.grid`),
+		run("open the "+g.game+" match", navigate(url), chromedp.WaitVisible(`#viewer svg.grid`),
 			chromedp.Click(chromedp.CSS(`button.play`)),
 			chromedp.Poll[chromedp.Void](`+document.getElementById("viewer").dataset.index >= 3`),
 			chromedp.Click(chromedp.CSS(`button.play`)),

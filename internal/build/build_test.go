@@ -51,6 +51,9 @@ func writeBot(t *testing.T, files map[string]string) string {
 	return dir
 }
 
+// TestBuild builds the starters and hand-made bots of each BotType as the
+// worker does. The Go reference bot is TestBuildGoSeed's, built as the
+// worker builds it, with the standard library compiled in advance.
 func TestBuild(t *testing.T) {
 	r := runner(t)
 	b := New(r, rulesets.Registry())
@@ -68,7 +71,6 @@ func TestBuild(t *testing.T) {
 		{"javascript starter", func(t *testing.T) string { return copyDir(t, starters+"entelect-javascript") }, []string{"node"}, true, "--check", nil},
 		{"java starter with Makefile", func(t *testing.T) string { return copyDir(t, starters+"entelect-java") }, []string{"javac", "make"}, true, "make", nil},
 		{"c++ starter with Makefile", func(t *testing.T) string { return copyDir(t, starters+"entelect-cplusplus") }, []string{"g++", "make"}, true, "g++", nil},
-		{"go reference bot", func(t *testing.T) string { return copyDir(t, starters+"entelect-go-reference") }, []string{"go"}, true, "go build", nil},
 		{"rust starter", func(t *testing.T) string {
 			dir := copyDir(t, starters+"entelect-rust")
 			os.RemoveAll(filepath.Join(dir, "target")) // built here, not before
@@ -363,8 +365,11 @@ func TestBuildGoSeed(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, err := b.Build(context.Background(), dir, m)
-		if err != nil || !res.OK {
+		if err != nil || !res.OK || !strings.Contains(res.Log, "go build -o bot .") {
 			t.Fatalf("build %d: %v\n%s", i+1, err, res.Log)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "bot")); err != nil {
+			t.Errorf("build %d: no RunFile: %v", i+1, err)
 		}
 		if _, err := os.Stat(filepath.Join(dir, ".gocache")); err == nil {
 			t.Errorf("build %d left its cache in the bot's folder", i+1)
