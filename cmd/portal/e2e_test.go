@@ -290,9 +290,9 @@ func navigate(url string) chromedp.Action[chromedp.Void] {
 				}
 				return chromedp.Void{}, err
 			}
-			at, err := chromedp.Location()(ctx, t)
-			if err != nil {
-				return chromedp.Void{}, err
+			at, locErr := chromedp.Location()(ctx, t)
+			if locErr != nil {
+				return chromedp.Void{}, locErr
 			}
 			if at == url || samePage(at, url) || !samePage(at, from) {
 				return chromedp.Void{}, nil
