@@ -165,7 +165,7 @@ func TestBrowserBuildLogLive(t *testing.T) {
 	d.run("bea registers", d.register("bea"))
 	owner := loginClient(t, ctx, base, "bea")
 
-	d.run("upload the slow bot", d.upload("Slowpoke", slowCppZip(t)))
+	d.run("upload the slow bot", d.uploadBuilding("Slowpoke", slowCppZip(t)))
 	loc := d.get("the bot page", chromedp.Location())
 	botPath := strings.SplitN(strings.TrimPrefix(loc, base), "?", 2)[0]
 	events := base + botPath + "/versions/1/events"

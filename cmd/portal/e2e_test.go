@@ -228,13 +228,31 @@ func (d driver) begin(what string) {
 }
 
 // upload sends the zip at zipPath through the upload form as bot name, a
-// new bot's first version, and waits for the bot's page.
+// new bot's first version, and waits for the bot's page. A build that ends
+// soon after makes the page reload itself; upload waits for that reload
+// (up to settleWait), so that the test's next step does not race it.
+func (d driver) upload(name, zipPath string) chromedp.Action[chromedp.Void] {
+	return d.uploadForm(name, zipPath, settleWait)
+}
+
+// uploadBuilding is upload that leaves the bot page as soon as it shows,
+// its build still running.
+func (d driver) uploadBuilding(name, zipPath string) chromedp.Action[chromedp.Void] {
+	return d.uploadForm(name, zipPath, 0)
+}
+
+// settleWait bounds upload's wait for a bot page to reload itself after
+// its build: a starter's build ends within seconds.
+const settleWait = 15 * time.Second
+
+// uploadForm sends the form, then waits up to settle for the page to be
+// done reloading itself.
 //
 // A form that is still on screen, without an error, a while after it was
 // sent was not sent: the bot page left behind can reload itself (its build
 // ended) just as the test moves on, and the form's page can come and go
 // with that. Such a form is filled and sent again, with a note in the log.
-func (d driver) upload(name, zipPath string) chromedp.Action[chromedp.Void] {
+func (d driver) uploadForm(name, zipPath string, settle time.Duration) chromedp.Action[chromedp.Void] {
 	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
 		send := chromedp.Steps(
 			navigate(d.base+"/bots/new"),
@@ -253,7 +271,10 @@ func (d driver) upload(name, zipPath string) chromedp.Action[chromedp.Void] {
 			wait, cancel := context.WithTimeout(ctx, uploadWait)
 			_, err = botPage(wait, t)
 			cancel()
-			if err == nil || ctx.Err() != nil {
+			if err == nil {
+				break
+			}
+			if ctx.Err() != nil {
 				return chromedp.Void{}, err
 			}
 			unsent, jsErr := chromedp.Evaluate[bool](
@@ -263,7 +284,24 @@ func (d driver) upload(name, zipPath string) chromedp.Action[chromedp.Void] {
 			}
 			d.t.Logf("upload %s: the form was still on screen %s after it was sent; sending it again", name, uploadWait)
 		}
-		return chromedp.Void{}, err
+		if err != nil || settle == 0 {
+			return chromedp.Void{}, err
+		}
+		// Settled: no build followed live on the page (none was running
+		// when it was drawn, or this is the page drawn after the reload),
+		// and the page loaded.
+		// A poll that the reload interrupts is started again.
+		wait, cancel := context.WithTimeout(ctx, settle)
+		defer cancel()
+		settled := chromedp.Poll[bool](`document.readyState === "complete" &&
+			(!document.querySelector(".build-live[data-events]") || !location.search.includes("uploaded="))`)
+		for wait.Err() == nil {
+			if _, err := settled(wait, t); err == nil {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		return chromedp.Void{}, ctx.Err()
 	}
 }
 
