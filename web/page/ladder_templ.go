@@ -342,7 +342,7 @@ func about(d time.Duration) string {
 		return "in about " + itoa(int64(d.Round(time.Second)/time.Second)) + " seconds"
 	}
 	if d < 2*time.Hour {
-		return "in about " + minutes(d)
+		return "in " + minutes(d)
 	}
 	h := int(d / time.Hour)
 	return "in about " + itoa(h) + " h " + itoa(int((d-time.Duration(h)*time.Hour)/time.Minute)) + " min"
