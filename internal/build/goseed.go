@@ -45,22 +45,22 @@ var seedImports = []string{
 }
 
 // cache returns the seed cache for gobin, making it with b's runner on
-// first use; "" when there is none.
-func (s *GoSeed) cache(ctx context.Context, b *Builder, gobin string) (string, error) {
+// first use; "" when there is none (a seed that cannot be made is logged).
+func (s *GoSeed) cache(ctx context.Context, b *Builder, gobin string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if dir, ok := s.made[gobin]; ok {
-		return dir, nil
+		return dir
 	}
 	dir, err := s.make(ctx, b, gobin)
 	if ctx.Err() != nil {
-		return "", ctx.Err() // tried again by the next build
+		return "" // tried again by the next build
 	}
 	if err != nil && s.log != nil {
 		s.log.Warn("Go builds go on without the standard library compiled in advance", "go", gobin, "err", err)
 	}
 	s.made[gobin] = dir
-	return dir, err
+	return dir
 }
 
 // make builds the seed program in the sandbox and keeps its build cache.
@@ -115,7 +115,7 @@ func (b *Builder) seedGoCache(ctx context.Context, gobin, cache string) error {
 	if _, err := os.Lstat(cache); err == nil {
 		return nil
 	}
-	seed, _ := b.GoSeed.cache(ctx, b, gobin)
+	seed := b.GoSeed.cache(ctx, b, gobin)
 	if seed == "" {
 		// The build compiles everything itself, as without a seed (the
 		// seed said why); only an ended context stops it.
