@@ -3,7 +3,6 @@ package jobs
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/broadside/broadside/internal/command"
@@ -58,13 +57,12 @@ func (e *overloadError) Unwrap() error { return command.ErrPlatform }
 // for the machine's unless the sandbox measured the command's own.
 type stallClock func() (total time.Duration, ok bool)
 
-// cpuPressure reads the "some" total of /proc/pressure/cpu.
-func cpuPressure() (time.Duration, bool) {
-	b, err := os.ReadFile("/proc/pressure/cpu")
-	if err != nil {
-		return 0, false
-	}
-	return sandbox.ParsePressure(b, "some")
+// machinePressure returns the stall clock of the machine: the "some"
+// total of /proc/pressure/cpu, kept open for the worker's life. Where the
+// kernel has no PSI the clock reads nothing.
+func machinePressure() stallClock {
+	p, _ := sandbox.OpenPressure("/proc/pressure/cpu") // nil on error: reads nothing
+	return func() (time.Duration, bool) { return p.Total("some") }
 }
 
 // overloadGuard is a seat's runner that tells a time-out on an overloaded

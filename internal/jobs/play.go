@@ -19,10 +19,11 @@ type seatRunners struct {
 	limits     sandbox.Limits
 	loader     *match.Loader
 	calibrator *botexec.Calibrator
+	stall      stallClock // the machine's, for overloadGuard
 }
 
 func newSeatRunners(deps Deps) (*seatRunners, error) {
-	s := &seatRunners{bwrap: deps.Bwrap, limits: deps.TurnLimits, loader: match.NewLoader(deps.Games)}
+	s := &seatRunners{bwrap: deps.Bwrap, limits: deps.TurnLimits, loader: match.NewLoader(deps.Games), stall: machinePressure()}
 	var runner sandbox.Runner
 	if deps.Bwrap != nil {
 		runner = deps.Bwrap
@@ -50,6 +51,6 @@ func (s *seatRunners) play(ctx context.Context, rs game.RuleSet, dirs []string, 
 		runner = s.bwrap
 	}
 	// Every seat's time-outs are checked against the machine's load.
-	m.Sandbox(runner, s.limits, func(r sandbox.Runner) sandbox.Runner { return overloadGuard{Runner: r, stall: cpuPressure} })
+	m.Sandbox(runner, s.limits, func(r sandbox.Runner) sandbox.Runner { return overloadGuard{Runner: r, stall: s.stall} })
 	return m.Play(ctx)
 }

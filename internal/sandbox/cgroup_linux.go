@@ -207,7 +207,10 @@ func (cs *cgroupSet) stall() (time.Duration, bool) {
 	if !ok {
 		return 0, false
 	}
-	b, err := os.ReadFile(filepath.Join(d, "cpu.pressure"))
+	// Read at every turn's start and end: kept open like the other
+	// counters a turn reads.
+	var buf [256]byte
+	b, err := cs.read(filepath.Join(d, "cpu.pressure"), buf[:])
 	if err != nil {
 		return 0, false
 	}

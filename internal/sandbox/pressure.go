@@ -3,6 +3,10 @@ package sandbox
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -28,4 +32,43 @@ func ParsePressure(b []byte, line string) (total time.Duration, ok bool) {
 		}
 	}
 	return 0, false
+}
+
+// PressureFile is a pressure stall file kept open. Each reading is one
+// pread, where reading the file afresh also opens and closes it: a worker
+// reads the machine's before every turn of every bot.
+type PressureFile struct {
+	f *os.File
+}
+
+// OpenPressure opens the pressure file at path (/proc/pressure/cpu).
+func OpenPressure(path string) (*PressureFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	return &PressureFile{f: f}, nil
+}
+
+// Total reads the total of line ("some" or "full") as ParsePressure does;
+// ok is false for a nil PressureFile, as where the kernel has no PSI.
+func (p *PressureFile) Total(line string) (time.Duration, bool) {
+	if p == nil {
+		return 0, false
+	}
+	// Two lines of four fields each: under 160 bytes at any value.
+	var buf [256]byte
+	n, err := p.f.ReadAt(buf[:], 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return 0, false
+	}
+	return ParsePressure(buf[:n], line)
+}
+
+// Close closes the file.
+func (p *PressureFile) Close() error {
+	if p == nil {
+		return nil
+	}
+	return p.f.Close()
 }
