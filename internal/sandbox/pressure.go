@@ -56,7 +56,7 @@ func (p *PressureFile) Total(line string) (time.Duration, bool) {
 	if p == nil {
 		return 0, false
 	}
-	// Two lines of four fields each: under 160 bytes at any value.
+	// Two lines of five fields each: under 160 bytes at any value.
 	var buf [256]byte
 	n, err := p.f.ReadAt(buf[:], 0)
 	if err != nil && !errors.Is(err, io.EOF) {
