@@ -24,6 +24,7 @@ import (
 // bracket match as the results land, and the battle's leaderboard shows
 // the final positions.
 func TestBrowserBattle(t *testing.T) {
+	t.Parallel()
 	bp := newBrowserPortal(t, 6*time.Minute, "BATTLE_INTERVAL=1s", "LADDER_INTERVAL=off")
 	ctx, base, conn, browser := bp.ctx, bp.base, bp.conn, bp.browser
 

@@ -26,7 +26,8 @@ import (
 // portal and a real worker: login with a token, submit a bot that builds
 // and one that does not, list a match and download its replay twice.
 func TestClientEndToEnd(t *testing.T) {
-	bs := startPortal(t, 4*time.Minute)
+	t.Parallel()
+	bs := startPortal(t, 4*time.Minute, "LADDER_INTERVAL=off")
 	ctx := bs.ctx
 	pool, err := pgxpool.New(ctx, bs.dbURL)
 	if err != nil {

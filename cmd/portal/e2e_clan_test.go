@@ -15,6 +15,7 @@ import (
 // page, a real worker plays the match, and its result shows on both bots'
 // pages, the challenges page and the clan page.
 func TestBrowserClanChallenge(t *testing.T) {
+	t.Parallel()
 	// The ladder stays off: its matches would crowd the bot pages this test reads.
 	bp := newBrowserPortal(t, 4*time.Minute, "LADDER_INTERVAL=off")
 	ctx, base, conn := bp.ctx, bp.base, bp.conn

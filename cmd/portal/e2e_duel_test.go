@@ -14,6 +14,7 @@ import (
 // follows it live while a real worker plays the games, and ends with the
 // verdict, the score and the games, each opening its match page.
 func TestBrowserDuel(t *testing.T) {
+	t.Parallel()
 	// The ladder stays off: its matches would wait beside the duel's.
 	bp := newBrowserPortal(t, 4*time.Minute, "LADDER_INTERVAL=off")
 	seedStarters(t, bp, []string{"entelect-python3"})

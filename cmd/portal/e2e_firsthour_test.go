@@ -32,6 +32,7 @@ var firstHourGames = []struct {
 // and the match list. Screenshots of each page go to the test's artifacts
 // (go test -artifacts -outputdir DIR).
 func TestBrowserFirstHour(t *testing.T) {
+	t.Parallel()
 	bp := newBrowserPortal(t, 40*time.Minute, "LADDER_INTERVAL=2s", "LADDER_SLOTS=1", "WORKER_BUILD_CONCURRENCY=2")
 	nc := &newcomer{browserPortal: bp, t: t, shots: t.ArtifactDir()}
 	base := bp.base

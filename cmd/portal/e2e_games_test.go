@@ -21,7 +21,8 @@ import (
 // replay stepped by plain links; the leaderboard's Hit and Sunk tab lists
 // the bots rated on that ladder.
 func TestBrowserHitAndSunk(t *testing.T) {
-	bp := newBrowserPortal(t, 4*time.Minute)
+	t.Parallel()
+	bp := newBrowserPortal(t, 4*time.Minute, "LADDER_INTERVAL=off")
 	ctx, base, conn, pool := bp.ctx, bp.base, bp.conn, bp.pool
 	zipPath := starterZip(t, "hitandsunk-python3")
 	browser, run := bp.browser, bp.run

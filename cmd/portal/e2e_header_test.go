@@ -32,6 +32,7 @@ const headerLines = `(() => {
 // item stands on a row of its own, squeezed as far as a wider font could:
 // an item that breaks inside (the "Log out" button did) fails there.
 func TestBrowserHeaderFits(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}

@@ -17,7 +17,8 @@ import (
 // shows a successful build and it plays a challenge; each other page shows
 // its failed build with the reason.
 func TestBrowserOriginalBotTypes(t *testing.T) {
-	bp := newBrowserPortal(t, 10*time.Minute)
+	t.Parallel()
+	bp := newBrowserPortal(t, 10*time.Minute, "LADDER_INTERVAL=off")
 	ctx, base, conn := bp.ctx, bp.base, bp.conn
 
 	dir := t.TempDir()

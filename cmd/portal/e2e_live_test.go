@@ -142,7 +142,8 @@ func slowCppZip(t *testing.T) string {
 // a plain SSE client of the owner gets the log piece by piece before the
 // end, and one of a visitor gets the status without the log.
 func TestBrowserBuildLogLive(t *testing.T) {
-	bs := startPortal(t, 8*time.Minute)
+	t.Parallel()
+	bs := startPortal(t, 8*time.Minute, "LADDER_INTERVAL=off")
 	ctx, base := bs.ctx, bs.base
 	conn, err := pgx.Connect(ctx, bs.dbURL)
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 // succeed; the bot page follows the match, then shows it played and rated.
 // An organiser's console shows the periodic jobs running.
 func TestBrowserNewBotPlaysAtOnce(t *testing.T) {
-
+	t.Parallel()
 	const ladderEvery = 30 * time.Second // the default
 	d := newBrowserPortal(t, 5*time.Minute)
 	ctx, base, conn := d.ctx, d.base, d.conn

@@ -30,7 +30,8 @@ import (
 // other, the match plays, and the result, the replay and the leaderboard
 // show up.
 func TestBrowserEndToEnd(t *testing.T) {
-	bp := newBrowserPortal(t, 4*time.Minute)
+	t.Parallel()
+	bp := newBrowserPortal(t, 4*time.Minute, "LADDER_INTERVAL=off")
 	ctx, base, conn := bp.ctx, bp.base, bp.conn
 
 	zips := map[string]string{}
@@ -430,10 +431,13 @@ type browserSetup struct {
 // when the test ends. It skips the test in -short mode.
 //
 // Each browser test has its own database, blob folder, portal, worker and
-// Chromium, but they run one after another: on a small machine, side by
-// side they starve the bots, the worker's overload guard then rightly
-// takes their time-outs for the machine's and plays their matches again
-// later, and a hostile bot's expected loss becomes a platform failure.
+// Chromium, so they run side by side (t.Parallel), but for the hostile
+// bots' test: beside others on a small machine, the worker's overload
+// guard rightly takes a bot's time-out for the machine's and plays the
+// match again later, and a hostile bot's expected loss becomes a platform
+// failure. Tests that do not follow the ladder turn it off
+// (LADDER_INTERVAL=off): its placement matches would play beside theirs
+// for nothing.
 func startPortal(t *testing.T, timeout time.Duration, workerEnv ...string) browserSetup {
 	t.Helper()
 	if testing.Short() {

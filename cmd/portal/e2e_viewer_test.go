@@ -23,7 +23,8 @@ import (
 // link; the finished match of each other rule set played and stepped. Screenshots go to the test's
 // artifacts (go test -artifacts -outputdir DIR).
 func TestBrowserViewer(t *testing.T) {
-	d := newBrowserPortal(t, 12*time.Minute)
+	t.Parallel()
+	d := newBrowserPortal(t, 12*time.Minute, "LADDER_INTERVAL=off")
 	ctx, base, conn, pool := d.ctx, d.base, d.conn, d.pool
 	shots := t.ArtifactDir()
 	browser, run := d.browser, d.run

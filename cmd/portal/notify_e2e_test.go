@@ -27,6 +27,7 @@ import (
 // build.finished to the hook, whose endpoint answers 500 at first, so the
 // delivery is retried and then recorded with the 200 the API reports.
 func TestWebhookEndToEnd(t *testing.T) {
+	t.Parallel()
 	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(context.Background())))
 	bs := startPortal(t, 4*time.Minute, "DEV_MODE=true", "LADDER_INTERVAL=off")
 	ctx := bs.ctx
