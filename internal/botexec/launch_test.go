@@ -203,7 +203,7 @@ func TestCommandRunSh(t *testing.T) {
 func TestPyenvShim(t *testing.T) {
 	root := t.TempDir()
 	shims := filepath.Join(root, "shims")
-	for _, p := range []string{"shims/python3", "versions/3.9.1/bin/python3", "versions/3.12.0/bin/python3", "versions/2.7.18/bin/python2"} {
+	for _, p := range []string{"shims/python3", "shims/python2", "versions/3.9.1/bin/python3", "versions/3.12.0/bin/python3", "versions/2.7.18/bin/python2"} {
 		full := filepath.Join(root, p)
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			t.Fatal(err)
@@ -225,6 +225,31 @@ func TestPyenvShim(t *testing.T) {
 	got, err = NewRuntimes().Find("Python3", "python3")
 	if want := filepath.Join(root, "versions/3.9.1/bin/python3"); err != nil || got != want {
 		t.Fatalf("global version: Find = %q, %v; want %q", got, err, want)
+	}
+
+	// $PYENV_VERSION overrides the global version, as it does for the
+	// shims: the first of its versions that has the program, "system" the
+	// program on PATH outside the shims.
+	system := filepath.Join(t.TempDir(), "bin")
+	if err := os.MkdirAll(system, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(system, "python3"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", shims+string(os.PathListSeparator)+system)
+	for _, tt := range []struct{ versions, program, want string }{
+		{"3.12.0", "python3", filepath.Join(root, "versions/3.12.0/bin/python3")},
+		{"system:3.9.1", "python3", filepath.Join(system, "python3")},
+		{"3.9.1:system", "python3", filepath.Join(root, "versions/3.9.1/bin/python3")},
+		// No version named has it: the newest that does.
+		{"system:3.9.1", "python2", filepath.Join(root, "versions/2.7.18/bin/python2")},
+		{"4.0.0", "python3", filepath.Join(root, "versions/3.12.0/bin/python3")},
+	} {
+		t.Setenv("PYENV_VERSION", tt.versions)
+		if got, err := NewRuntimes().Find("Python", tt.program); err != nil || got != tt.want {
+			t.Errorf("PYENV_VERSION=%s: Find(%s) = %q, %v; want %q", tt.versions, tt.program, got, err, tt.want)
+		}
 	}
 }
 

@@ -32,6 +32,11 @@ type Runtimes struct {
 	lookPath func(string) (string, error)
 	// pyenvRoot is where pyenv keeps its versions; empty when unknown.
 	pyenvRoot string
+	// pyenvVersions is $PYENV_VERSION, which overrides the global version
+	// file as it does for pyenv's shims: versions separated by colons, the
+	// first that has the program serving it, "system" for the program on
+	// PATH outside the shims.
+	pyenvVersions string
 	// rustupHome is where rustup keeps its toolchains; empty when unknown.
 	rustupHome string
 	// rustupToolchain is $RUSTUP_TOOLCHAIN, which overrides the default.
@@ -60,8 +65,8 @@ func NewRuntimes() *Runtimes {
 			rustup = filepath.Join(home, ".rustup")
 		}
 	}
-	return &Runtimes{lookPath: exec.LookPath, pyenvRoot: root, rustupHome: rustup,
-		rustupToolchain: os.Getenv("RUSTUP_TOOLCHAIN"), cache: map[string]found{}}
+	return &Runtimes{lookPath: exec.LookPath, pyenvRoot: root, pyenvVersions: os.Getenv("PYENV_VERSION"),
+		rustupHome: rustup, rustupToolchain: os.Getenv("RUSTUP_TOOLCHAIN"), cache: map[string]found{}}
 }
 
 // Find returns the absolute path of the first of programs that is
@@ -117,7 +122,7 @@ func (r *Runtimes) resolve(program string) (string, error) {
 	if filepath.Base(filepath.Dir(path)) != "shims" {
 		return path, nil
 	}
-	if real := r.pyenvVersion(program); real != "" {
+	if real := r.pyenvVersion(program, filepath.Dir(path)); real != "" {
 		return real, nil
 	}
 	return "", fmt.Errorf("%s is a version-manager shim with %w", path, errUnresolved)
@@ -218,14 +223,28 @@ func releaseOf(name string) []int {
 	return numbers(strings.SplitN(name, "-", 2)[0])
 }
 
-// pyenvVersion returns the interpreter of pyenv's global version when it
-// provides program, else that of the newest version that does.
-func (r *Runtimes) pyenvVersion(program string) string {
+// pyenvVersion returns the interpreter that pyenv's shim (in the folder
+// shims) would run: that of the first version of $PYENV_VERSION, else of
+// the global version file, that provides program; else that of the newest
+// version that does.
+func (r *Runtimes) pyenvVersion(program, shims string) string {
 	if r.pyenvRoot == "" {
 		return ""
 	}
-	if b, err := os.ReadFile(filepath.Join(r.pyenvRoot, "version")); err == nil {
-		for _, v := range strings.Fields(string(b)) {
+	wanted := strings.Split(r.pyenvVersions, ":")
+	if r.pyenvVersions == "" {
+		if b, err := os.ReadFile(filepath.Join(r.pyenvRoot, "version")); err == nil {
+			wanted = strings.Fields(string(b))
+		}
+	}
+	for _, v := range wanted {
+		v = strings.TrimSpace(v)
+		switch {
+		case v == "system":
+			if p := systemProgram(program, shims); p != "" {
+				return p
+			}
+		case v != "" && !strings.ContainsAny(v, `/\`):
 			if p := filepath.Join(r.pyenvRoot, "versions", v, "bin", program); isExecutable(p) {
 				return p
 			}
@@ -238,6 +257,22 @@ func (r *Runtimes) pyenvVersion(program string) string {
 	for _, p := range matches {
 		if isExecutable(p) {
 			return p
+		}
+	}
+	return ""
+}
+
+// systemProgram finds program on PATH as pyenv's "system" version does:
+// in any folder but the shims'.
+func systemProgram(program, shims string) string {
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if dir == "" || filepath.Base(dir) == "shims" || filepath.Clean(dir) == filepath.Clean(shims) {
+			continue
+		}
+		if p := filepath.Join(dir, program); isExecutable(p) {
+			if abs, err := filepath.Abs(p); err == nil {
+				return abs
+			}
 		}
 	}
 	return ""
