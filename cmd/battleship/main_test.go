@@ -319,8 +319,10 @@ func TestEndToEnd(t *testing.T) {
 		t.Parallel()
 		// python3 of the virtualenv is a link into it, and the virtualenv
 		// sits in a temporary folder the sandbox's own /tmp hides. Logs
-		// name the interpreter without its path, so a sitecustomize only
-		// this virtualenv's python imports says which one ran.
+		// name the interpreter without its path, so a .pth file only this
+		// virtualenv's python reads says which one ran (not a
+		// sitecustomize: Debian's python finds its own in the standard
+		// library first).
 		venv := filepath.Join(t.TempDir(), "venv")
 		runIn(t, ".", "python3", "-m", "venv", "--without-pip", venv)
 		const marker = "started by the python of the virtualenv"
@@ -328,8 +330,9 @@ func TestEndToEnd(t *testing.T) {
 		if len(sitePackages) != 1 {
 			t.Fatalf("the virtualenv has no one site-packages folder: %v", sitePackages)
 		}
-		custom := "import sys\nsys.stderr.write(" + strconv.Quote(marker+"\n") + ")\n"
-		if err := os.WriteFile(filepath.Join(sitePackages[0], "sitecustomize.py"), []byte(custom), 0o644); err != nil {
+		// A .pth file runs its lines that start with "import".
+		custom := "import sys; sys.stderr.write(" + strconv.Quote(marker+"\n") + ")\n"
+		if err := os.WriteFile(filepath.Join(sitePackages[0], "broadside-marker.pth"), []byte(custom), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		replay := filepath.Join(t.TempDir(), "replay")

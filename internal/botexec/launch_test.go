@@ -214,6 +214,7 @@ func TestPyenvShim(t *testing.T) {
 	}
 	t.Setenv("PATH", shims)
 	t.Setenv("PYENV_ROOT", root)
+	t.Setenv("PYENV_VERSION", "")
 	rt := NewRuntimes()
 	got, err := rt.Find("Python3", "python3")
 	if want := filepath.Join(root, "versions/3.12.0/bin/python3"); err != nil || got != want {
