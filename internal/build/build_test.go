@@ -55,6 +55,7 @@ func writeBot(t *testing.T, files map[string]string) string {
 // worker does. The Go reference bot is TestBuildGoSeed's, built as the
 // worker builds it, with the standard library compiled in advance.
 func TestBuild(t *testing.T) {
+	t.Parallel()
 	r := runner(t)
 	b := New(r, rulesets.Registry())
 	starters := "../../bots/"
@@ -354,6 +355,7 @@ func countFiles(dir string) int {
 // its own package and links, adding a few files to its cache instead of
 // the hundreds the standard library takes.
 func TestBuildGoSeed(t *testing.T) {
+	t.Parallel()
 	testenv.RequireProgram(t, "go")
 	counter := &cacheCounter{Runner: runner(t)}
 	b := New(counter, rulesets.Registry())

@@ -32,6 +32,7 @@ const hostileMarker = "hostile-ran.txt"
 // real one. Then the real build: the payload must never run in the step
 // with the network, in the bot's folder or in the download's own.
 func TestHostileBotsRunNothingWithNetwork(t *testing.T) {
+	t.Parallel()
 	r := runner(t)
 	rt := botexec.NewRuntimes()
 	find := func(t *testing.T, lang, prog string) string {

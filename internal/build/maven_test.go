@@ -107,6 +107,7 @@ func TestMavenMirror(t *testing.T) {
 // sandbox, from Debian's Maven repository as the mirror: the jar the
 // RunFile names is built, and the downloaded repository is not kept.
 func TestBuildMaven(t *testing.T) {
+	t.Parallel()
 	testenv.RequireProgram(t, "mvn", "javac")
 	b := New(runner(t), rulesets.Registry())
 	b.Env = []string{"MAVEN_MIRROR=" + debianMavenRepo}

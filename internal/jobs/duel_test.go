@@ -20,6 +20,7 @@ import (
 // queued by the worker as results come in, until its verdict; the
 // duel-finished hook fires once, and no game is rated.
 func TestWorkerPlaysADuel(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and plays real bots")
 	}

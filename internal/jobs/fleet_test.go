@@ -82,6 +82,7 @@ func (w *fleetWorker) playing(t *testing.T) []int64 {
 // before the burst drains, and a worker killed mid-match leaves no match
 // lost or rated twice.
 func TestFleetSharesOnlyPostgresAndS3(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs three worker processes for a few minutes")
 	}

@@ -107,6 +107,7 @@ func TestWorkerOriginalBotTypes(t *testing.T) {
 // sources, a pom.xml instead of its Makefile) in the sandbox through the
 // worker, and plays it against the Python starter.
 func TestWorkerMavenBot(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and plays real bots")
 	}

@@ -21,6 +21,7 @@ import (
 // is read from match_live_rounds, assembled and drawn while the match is
 // still running, and the boards drawn grow step by step.
 func TestWorkerPublishesOtherGames(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and plays real bots")
 	}

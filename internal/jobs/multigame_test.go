@@ -19,6 +19,7 @@ import (
 // and checks what lands: results, seats, ranks, replay, and ratings on
 // that game's own ladder only.
 func TestWorkerOtherGames(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and plays real bots")
 	}

@@ -131,6 +131,7 @@ func twice(dir string) []string { return []string{dir, dir} }
 // lose inside for a reason of the sandbox's own (a missing interpreter, a
 // file it cannot see), and a seed on which nobody hits proves little.
 func TestParity(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays real bots in the sandbox")
 	}

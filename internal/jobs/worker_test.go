@@ -82,6 +82,7 @@ func runWorker(t *testing.T, e *env, deps jobs.Deps) {
 // plays a ranked match and checks everything that lands: results, replay,
 // ratings, and that a duplicated job changes nothing.
 func TestWorkerEndToEnd(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and plays real bots")
 	}
