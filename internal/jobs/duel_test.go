@@ -82,7 +82,7 @@ func TestWorkerPlaysADuel(t *testing.T) {
 	}
 	// The hook runs after the commit that recorded the verdict, which the
 	// wait above may see first: the job's completion comes after it.
-	e.waitFor(t, time.Minute, "the duel-finished hook", func() bool {
+	e.waitFor(t, 5*time.Minute, "the duel-finished hook", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return len(finished) > 0

@@ -129,7 +129,7 @@ func TestWorkerPublishesOtherGames(t *testing.T) {
 				last = f.Count
 				drawn++
 			}
-			m := e.waitMatch(t, id, time.Minute)
+			m := e.waitMatch(t, id, 5*time.Minute)
 			if m.Status != store.MatchFinished {
 				t.Fatalf("match %s: %s", m.Status, m.Error)
 			}

@@ -47,7 +47,7 @@ func TestWorkerPublishesRounds(t *testing.T) {
 			status = append(status, ev.Status)
 		}
 	}
-	m := e.waitMatch(t, id, time.Minute)
+	m := e.waitMatch(t, id, 5*time.Minute)
 	if m.Status != "finished" || status[0] != "running" {
 		t.Fatalf("match %s (%s), statuses %v", m.Status, m.Error, status)
 	}

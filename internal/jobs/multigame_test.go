@@ -70,7 +70,7 @@ func TestWorkerOtherGames(t *testing.T) {
 	for _, g := range games {
 		t.Run(g.game, func(t *testing.T) {
 			id := matches[g.game]
-			m := e.waitMatch(t, id, 3*time.Minute)
+			m := e.waitMatch(t, id, 6*time.Minute)
 			if m.Status != store.MatchFinished {
 				t.Fatalf("match %s: %s", m.Status, m.Error)
 			}

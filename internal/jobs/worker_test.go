@@ -99,14 +99,14 @@ func TestWorkerEndToEnd(t *testing.T) {
 			t.Fatalf("version %d: %s\n%s", v, got.BuildStatus, got.BuildLog)
 		}
 	}
-	if got := e.waitBuilt(t, broken, time.Minute); got.BuildStatus != "failed" || !strings.Contains(got.BuildLog, "SyntaxError") {
+	if got := e.waitBuilt(t, broken, 5*time.Minute); got.BuildStatus != "failed" || !strings.Contains(got.BuildLog, "SyntaxError") {
 		t.Fatalf("broken bot: %s\n%s", got.BuildStatus, got.BuildLog)
 	}
 
 	pyV, _ := e.st.BotVersionGetByID(e.ctx, py)
 	cppV, _ := e.st.BotVersionGetByID(e.ctx, cpp)
 	matchID := e.createMatch(t, 2026, pyV.BotID, cppV.BotID)
-	m := e.waitMatch(t, matchID, 3*time.Minute)
+	m := e.waitMatch(t, matchID, 6*time.Minute)
 	if m.Status != "finished" {
 		t.Fatalf("match %s: %s", m.Status, m.Error)
 	}
@@ -140,7 +140,7 @@ func TestWorkerEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e.waitFor(t, time.Minute, "the job to run again", func() bool {
+		e.waitFor(t, 5*time.Minute, "the job to run again", func() bool {
 			return e.count(t, `SELECT count(*) FROM river_job WHERE id = $1 AND state = 'completed' AND attempt = 2`, jobID) == 1
 		})
 		if n := e.count(t, `SELECT count(*) FROM rating_events WHERE match_id = $1`, matchID); n != 2 {
@@ -157,7 +157,7 @@ func TestWorkerEndToEnd(t *testing.T) {
 
 	t.Run("recomputed ratings equal the stored ones", func(t *testing.T) {
 		second := e.createMatch(t, 7, cppV.BotID, pyV.BotID)
-		if got := e.waitMatch(t, second, 3*time.Minute); got.Status != "finished" {
+		if got := e.waitMatch(t, second, 6*time.Minute); got.Status != "finished" {
 			t.Fatalf("second match %s: %s", got.Status, got.Error)
 		}
 		rep, err := competition.RecomputeRatings(e.ctx, e.st, false)
@@ -194,7 +194,7 @@ func TestWorkerEndToEnd(t *testing.T) {
 		if _, err := e.client.River().Insert(e.ctx, jobs.MatchArgs{MatchID: id}, nil); err != nil {
 			t.Fatal(err)
 		}
-		got := e.waitMatch(t, id, time.Minute)
+		got := e.waitMatch(t, id, 5*time.Minute)
 		if got.Status != "failed" || !strings.Contains(got.Error, "Broken") {
 			t.Fatalf("got %s: %q", got.Status, got.Error)
 		}
