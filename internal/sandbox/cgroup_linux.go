@@ -92,9 +92,12 @@ func hybridPSIDir(path string) string {
 	return dir
 }
 
-// checkWritable creates and removes a test cgroup under each parent.
+// checkWritable creates and removes a test cgroup under each parent. Its
+// name is the process's and a random tag: probes of one process may run
+// at once (a worker's sandboxes, tests side by side), and one must not
+// remove another's cgroup.
 func (cp cgroupParents) checkWritable() error {
-	name := fmt.Sprintf("broadside-probe-%d", os.Getpid())
+	name := fmt.Sprintf("broadside-probe-%d-%s", os.Getpid(), randomTag())
 	for c, dir := range cp {
 		d := filepath.Join(dir, name)
 		if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
