@@ -109,13 +109,12 @@ var parityMatches = []parityMatch{
 		seats: []string{"hitandsunk-env-python", "hitandsunk-cruiser", "hitandsunk-destroyer"}},
 	{name: "hitandsunk-4", game: "hitandsunk", seed: 22,
 		seats: []string{"hitandsunk-env-python", "hitandsunk-cruiser", "hitandsunk-destroyer", "hitandsunk-carrier"}},
-	{name: "brainjar-python", game: "brainjar", seed: 7, seats: twice("brainjar-python")},
-	{name: "brainjar-python2", game: "brainjar", seed: 7, seats: twice("brainjar-python2")},
-	{name: "brainjar-coffee", game: "brainjar", seed: 7, seats: twice("brainjar-coffee")},
-	{name: "brainjar-node", game: "brainjar", seed: 7, seats: twice("brainjar-node")},
-	{name: "brainjar-ruby-noexec", game: "brainjar", seed: 7, seats: twice("brainjar-ruby-noexec")},
-	{name: "brainjar-perl", game: "brainjar", seed: 7, seats: twice("brainjar-perl")},
-	{name: "brainjar-java", game: "brainjar", seed: 7, seats: twice("brainjar-java")},
+	// The BrainJar bots play one strategy in seven languages: two
+	// languages a match, each seat's parity its own.
+	{name: "brainjar-python", game: "brainjar", seed: 7, seats: []string{"brainjar-python", "brainjar-python2"}},
+	{name: "brainjar-coffee", game: "brainjar", seed: 7, seats: []string{"brainjar-coffee", "brainjar-node"}},
+	{name: "brainjar-ruby-noexec", game: "brainjar", seed: 7, seats: []string{"brainjar-ruby-noexec", "brainjar-perl"}},
+	{name: "brainjar-java", game: "brainjar", seed: 7, seats: []string{"brainjar-java", "brainjar-python"}},
 }
 
 func twice(dir string) []string { return []string{dir, dir} }
