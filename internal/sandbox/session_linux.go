@@ -48,6 +48,12 @@ type Session struct {
 	cg     *cgroupSet
 	broken bool
 	done   chan struct{}
+	// killMu guards exited: once bubblewrap has ended (exited, found
+	// without reaping it), its pid, the sandbox's process group, is soon
+	// free for any other process on the machine, a bot of another match
+	// among them, so breakSession no longer signals the group.
+	killMu sync.Mutex
+	exited bool
 	// stages back the PerCommand mounts (root only).
 	stages []stage
 	// unmounted is closed once the previous command's staged mounts are
@@ -223,6 +229,18 @@ func (s *Session) startSupervisor(args []string, setup func(int) error) error {
 	}
 	s.cmd, s.in, s.outF, s.out = cmd, inW, outR, bufio.NewReader(outR)
 	go func() {
+		// Wait without reaping first: until bubblewrap is reaped its pid
+		// can be no other's, so a breakSession before then still kills
+		// only this sandbox's group.
+		var info unix.Siginfo
+		for {
+			if err := unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil); err != unix.EINTR {
+				break
+			}
+		}
+		s.killMu.Lock()
+		s.exited = true
+		s.killMu.Unlock()
 		_ = cmd.Wait()
 		close(s.done)
 	}()
@@ -415,9 +433,11 @@ func (s *Session) settleUnmount() {
 // breakSession kills the sandbox; later commands run in fresh sandboxes.
 func (s *Session) breakSession() {
 	s.broken = true
-	if s.cmd != nil && s.cmd.Process != nil {
+	s.killMu.Lock()
+	if s.cmd != nil && s.cmd.Process != nil && !s.exited {
 		killGroup(s.cmd.Process.Pid)
 	}
+	s.killMu.Unlock()
 	if s.cg != nil {
 		s.cg.kill()
 	}
