@@ -173,7 +173,7 @@ func (s *Session) newCgroup() (func(int) error, error) {
 	if sessionLimits.Processes > 0 {
 		sessionLimits.Processes += 32 // the supervisor's threads
 	}
-	cg, err := s.b.cgroups.newCgroupSet(fmt.Sprintf("broadside-%d-%d", os.Getpid(), s.b.seq.Add(1)), sessionLimits)
+	cg, err := s.b.cgroups.newCgroupSet(s.b.cgroupName(), sessionLimits)
 	if err != nil {
 		return nil, err
 	}
