@@ -122,7 +122,7 @@ func (r *Runtimes) resolve(program string) (string, error) {
 	if filepath.Base(filepath.Dir(path)) != "shims" {
 		return path, nil
 	}
-	if real := r.pyenvVersion(program, filepath.Dir(path)); real != "" {
+	if real := r.pyenvVersion(program); real != "" {
 		return real, nil
 	}
 	return "", fmt.Errorf("%s is a version-manager shim with %w", path, errUnresolved)
@@ -223,11 +223,10 @@ func releaseOf(name string) []int {
 	return numbers(strings.SplitN(name, "-", 2)[0])
 }
 
-// pyenvVersion returns the interpreter that pyenv's shim (in the folder
-// shims) would run: that of the first version of $PYENV_VERSION, else of
+// pyenvVersion returns the interpreter that pyenv's shim would run: that of the first version of $PYENV_VERSION, else of
 // the global version file, that provides program; else that of the newest
 // version that does.
-func (r *Runtimes) pyenvVersion(program, shims string) string {
+func (r *Runtimes) pyenvVersion(program string) string {
 	if r.pyenvRoot == "" {
 		return ""
 	}
@@ -241,7 +240,7 @@ func (r *Runtimes) pyenvVersion(program, shims string) string {
 		v = strings.TrimSpace(v)
 		switch {
 		case v == "system":
-			if p := systemProgram(program, shims); p != "" {
+			if p := systemProgram(program); p != "" {
 				return p
 			}
 		case v != "" && !strings.ContainsAny(v, `/\`):
@@ -263,10 +262,10 @@ func (r *Runtimes) pyenvVersion(program, shims string) string {
 }
 
 // systemProgram finds program on PATH as pyenv's "system" version does:
-// in any folder but the shims'.
-func systemProgram(program, shims string) string {
+// in any folder but shims (pyenv's, or pyenv-virtualenv's).
+func systemProgram(program string) string {
 	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
-		if dir == "" || filepath.Base(dir) == "shims" || filepath.Clean(dir) == filepath.Clean(shims) {
+		if dir == "" || filepath.Base(dir) == "shims" {
 			continue
 		}
 		if p := filepath.Join(dir, program); isExecutable(p) {

@@ -92,16 +92,23 @@ func (p *proc) exited() <-chan struct{} {
 	exited := make(chan struct{})
 	pid := p.cmd.Process.Pid
 	go func() {
-		var info unix.Siginfo
-		for {
-			err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
-			if err != unix.EINTR {
-				break
-			}
-		}
+		waitUnreaped(pid)
 		close(exited)
 	}()
 	return exited
+}
+
+// waitUnreaped returns once the process pid has ended, without reaping
+// it: until it is reaped, its pid (and its process group's id) can be no
+// other process's.
+func waitUnreaped(pid int) {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if err != unix.EINTR {
+			return
+		}
+	}
 }
 
 // enforce kills the tree when the wall time passes, the context ends, the

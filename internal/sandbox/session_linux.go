@@ -232,12 +232,7 @@ func (s *Session) startSupervisor(args []string, setup func(int) error) error {
 		// Wait without reaping first: until bubblewrap is reaped its pid
 		// can be no other's, so a breakSession before then still kills
 		// only this sandbox's group.
-		var info unix.Siginfo
-		for {
-			if err := unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil); err != unix.EINTR {
-				break
-			}
-		}
+		waitUnreaped(cmd.Process.Pid)
 		s.killMu.Lock()
 		s.exited = true
 		s.killMu.Unlock()
