@@ -140,15 +140,7 @@ func TestAPITokenOnDownloads(t *testing.T) {
 	})
 
 	t.Run("build events", func(t *testing.T) {
-		up, err := b.st.UploadRecord(b.ctx, store.UploadParams{OwnerID: b.userID(t, "ann"), Name: "Ahab", Game: "entelect",
-			Language: "Python3", BotType: "Python3", Manifest: []byte(`{}`), SourceSHA256: "00", SourceSize: 1,
-			SourceKey: func(id int64, n int) string { return fmt.Sprintf("bots/%d/%d.zip", id, n) }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := b.st.BotVersionStartBuild(b.ctx, up.VersionID); err != nil {
-			t.Fatal(err)
-		}
+		up := b.buildingVersion(t, b.userID(t, "ann"), "Ahab")
 		if err := b.st.BuildLogAppend(b.ctx, up.VersionID, store.BuildLogChunk{Seq: 0, Text: "$ pip install\n"}); err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"hash/fnv"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -71,7 +72,7 @@ func (h *buildHub) dispatch(ctx context.Context, ev store.BuildEvent) {
 // logEvent is a "log" event of one chunk; its id is the chunk's number.
 func logEvent(c store.BuildLogChunk) sseEvent {
 	data, _ := json.Marshal(map[string]any{"seq": c.Seq, "text": c.Text})
-	return sseEvent{name: "log", data: data, id: strconv.Itoa(c.Seq)}
+	return sseEvent{name: "log", data: data, id: strconv.Itoa(c.Seq), text: c.Text}
 }
 
 func buildOver(status string) bool { return status == store.BuildOK || status == store.BuildFailed }
@@ -154,21 +155,45 @@ func (h *Handler) buildVersion(r *http.Request) (ownerID int64, ver *store.BotVe
 
 // followBuild streams a running build's events from ch until it ends: to
 // its owner, the log from chunk next on, read back from the database
-// whenever the stream falls behind the fan-out.
+// whenever the stream falls behind the fan-out, and at the end the part of
+// the recorded log it still lacks.
 func (h *Handler) followBuild(ctx context.Context, sse *sseStream, ch <-chan sseEvent, versionID int64, owner bool, next int) {
+	// The chunks go when the build ends, possibly before the fan-out has
+	// read the last of them, so the stream keeps what it needs to finish
+	// the log from the record: the chunks the client has (0 to next-1),
+	// their length and a hash of their text. A client that reconnects
+	// after chunk n has its chunks counted on connecting; known is false
+	// until they are.
+	had, sum, known := 0, fnv.New64a(), next == 0
+	add := func(text string) {
+		had += len(text)
+		sum.Write([]byte(text))
+	}
 	// catchUp reads the chunks the client lacks from the database: on
 	// connecting, and after it fell behind the fan-out.
 	catchUp := func() []sseEvent {
-		chunks, err := h.store.BuildLogChunks(ctx, versionID, next)
+		from := next
+		if !known {
+			from = 0
+		}
+		chunks, err := h.store.BuildLogChunks(ctx, versionID, from)
 		if err != nil {
 			h.logger.WarnContext(ctx, "live: build log", "version_id", versionID, "err", err)
 			return nil
 		}
-		out := make([]sseEvent, 0, len(chunks))
+		var out []sseEvent
+		before := next
+		earlier := 0
 		for _, c := range chunks {
-			out = append(out, logEvent(c))
-			next = c.Seq + 1
+			if c.Seq < next {
+				earlier++ // a reconnecting client's, counted once
+			} else {
+				out = append(out, logEvent(c))
+				next = c.Seq + 1
+			}
+			add(c.Text)
 		}
+		known = known || earlier == before
 		return out
 	}
 	if owner {
@@ -189,15 +214,45 @@ func (h *Handler) followBuild(ctx context.Context, sse *sseStream, ch <-chan sse
 				return catchUp()
 			}
 			next = seq + 1
+			add(ev.text)
 		case "restart":
-			next = 0
+			next, had, known = 0, 0, true
+			sum.Reset()
 		case "end":
 			// The end may overtake the last chunks, or replace them in a
 			// stream that fell behind: the owner gets them first.
 			if owner {
-				return append(catchUp(), ev)
+				out := catchUp()
+				if rest, ok := h.logRest(ctx, versionID, had, sum.Sum64(), known); ok {
+					out = append(out, logEvent(store.BuildLogChunk{Seq: next, Text: rest}))
+				}
+				return append(out, ev)
 			}
 		}
 		return []sseEvent{ev}
 	})
+}
+
+// logRest is the part of a finished build's recorded log after the first
+// had bytes, when those bytes hash to sum (the client has them) and some
+// are left; the end of a build deletes its chunks, possibly before the
+// stream read the last of them.
+func (h *Handler) logRest(ctx context.Context, versionID int64, had int, sum uint64, known bool) (string, bool) {
+	if !known {
+		return "", false
+	}
+	v, err := h.store.BotVersionGetByID(ctx, versionID)
+	if err != nil {
+		h.logger.WarnContext(ctx, "live: build log", "version_id", versionID, "err", err)
+		return "", false
+	}
+	if !buildOver(v.BuildStatus) || len(v.BuildLog) <= had {
+		return "", false
+	}
+	prefix := fnv.New64a()
+	prefix.Write([]byte(v.BuildLog[:had]))
+	if prefix.Sum64() != sum {
+		return "", false // the record is not the log the client followed
+	}
+	return v.BuildLog[had:], true
 }

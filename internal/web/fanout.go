@@ -33,6 +33,8 @@ type sseEvent struct {
 	name string
 	data []byte
 	id   string
+	// text is a build log chunk's text, which its stream counts.
+	text string
 }
 
 // watchBuffer is how many events a slow stream may fall behind before it

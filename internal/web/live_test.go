@@ -26,6 +26,13 @@ func openStream(t *testing.T, url string) *sseStream {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	return openRequest(t, req)
+}
+
+// openRequest is openStream for a request of the caller's (its headers,
+// its context).
+func openRequest(t *testing.T, req *http.Request) *sseStream {
+	t.Helper()
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
