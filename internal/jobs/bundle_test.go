@@ -17,6 +17,7 @@ import (
 // on a worker in another process without polling.
 type matchEvents struct {
 	raw *pgx.Conn
+	st  *store.Store
 }
 
 // listenMatchEvents starts listening. Call it before what is to be waited
@@ -33,7 +34,30 @@ func listenMatchEvents(t *testing.T, e *env) *matchEvents {
 	if _, err := raw.Exec(e.ctx, "LISTEN match_events"); err != nil {
 		t.Fatal(err)
 	}
-	return &matchEvents{raw: raw}
+	return &matchEvents{raw: raw, st: e.st}
+}
+
+// follow says match is followed live, as a portal's live hub does for a
+// page that watches it, every second until ctx ends: workers publish a
+// match's rounds only while somebody follows it.
+func (m *matchEvents) follow(ctx context.Context, match int64) {
+	follow(ctx, m.st, match)
+}
+
+// follow is matchEvents.follow on st.
+func follow(ctx context.Context, st *store.Store, match int64) {
+	go func() {
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			_ = st.MatchWatchAnnounce(ctx, []int64{match})
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}()
 }
 
 // next returns the next event of match, waiting until ctx ends.
@@ -57,6 +81,7 @@ func (m *matchEvents) waitRound(t *testing.T, match int64, seq int, within time.
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), within)
 	defer cancel()
+	m.follow(ctx, match)
 	for {
 		ev := m.next(t, ctx, match)
 		if ev.Round != nil && *ev.Round >= seq {

@@ -68,6 +68,7 @@ func TestWorkerPublishesOtherGames(t *testing.T) {
 				t.Fatal(err)
 			}
 			id := e.createGameMatch(t, g.game, 0, 7, bots[g.game]...)
+			follow(ctx, e.st, id)
 			live := board.NewLive()
 			next, drawn, last := 0, 0, 0
 			var status string

@@ -7,9 +7,10 @@ import (
 )
 
 // TestWorkerPublishesRounds plays a match through the worker and follows it
-// as a portal does, on match_events: every round is announced in order as
-// it is played, in batches of the rounds since the last announcement,
-// then the end; the live rounds go with the match.
+// as a portal does (announced on match_watch, read on match_events): every
+// round is announced in order as it is played, in batches of the rounds
+// since the last announcement, then the end; the live rounds go with the
+// match. A match nobody follows publishes no round.
 func TestWorkerPublishesRounds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and plays real bots")
@@ -30,6 +31,7 @@ func TestWorkerPublishesRounds(t *testing.T) {
 	defer cancel()
 	events := listenMatchEvents(t, e)
 	id := e.createGameMatch(t, "entelect", 1, 9, av.BotID, bv.BotID)
+	events.follow(ctx, id)
 	var rounds []int
 	var status []string
 	announced := 0
@@ -64,5 +66,20 @@ func TestWorkerPublishesRounds(t *testing.T) {
 	t.Logf("%d rounds announced in %d events", len(rounds), announced)
 	if n := e.count(t, `SELECT count(*) FROM match_live_rounds WHERE match_id = $1`, id); n != 0 {
 		t.Errorf("%d live rounds left after the match", n)
+	}
+
+	// A match nobody follows is played without a round published.
+	quiet := e.createGameMatch(t, "entelect", 1, 10, av.BotID, bv.BotID)
+	for {
+		ev := events.next(t, ctx, quiet)
+		if ev.Round != nil {
+			t.Fatalf("round %d of a match nobody follows was published", *ev.Round)
+		}
+		if ev.Status == "finished" || ev.Status == "failed" {
+			break
+		}
+	}
+	if m := e.waitMatch(t, quiet, 5*time.Minute); m.Status != "finished" {
+		t.Fatalf("the unfollowed match %s: %s", m.Status, m.Error)
 	}
 }

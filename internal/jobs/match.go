@@ -30,6 +30,9 @@ type MatchWorker struct {
 	river.WorkerDefaults[MatchArgs]
 	deps Deps
 	seat *seatRunners
+	// live says which matches somebody follows, so their rounds are
+	// published.
+	live *liveWatch
 }
 
 // Timeout bounds one attempt at a match.
@@ -235,6 +238,7 @@ func (w *MatchWorker) play(ctx context.Context, id int64, log *slog.Logger) (*pl
 	}
 	defer archive.Close()
 	live := newLivePublisher(ctx, st, id, log, w.deps.LiveEvery)
+	unwatch := w.live.add(id, live)
 	sum, err := w.seat.play(ctx, rs, dirs, game.Options{
 		Seed:       m.Seed,
 		Size:       m.MapSize,
@@ -246,6 +250,7 @@ func (w *MatchWorker) play(ctx context.Context, id int64, log *slog.Logger) (*pl
 		Logger:     log,
 		Progress:   live.Progress,
 	})
+	unwatch()
 	live.Close()
 	if err != nil {
 		return nil, err

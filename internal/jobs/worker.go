@@ -21,6 +21,7 @@ import (
 	"github.com/broadside/broadside/internal/fleet"
 	"github.com/broadside/broadside/internal/game"
 	"github.com/broadside/broadside/internal/sandbox"
+	"github.com/broadside/broadside/internal/store"
 )
 
 // Builder builds a bot folder (internal/build).
@@ -134,6 +135,9 @@ type Worker struct {
 	dir   *workDir
 	// fleet sends the worker's heartbeats and rescues dead workers' jobs.
 	fleet *fleet.Member
+	// live hears which matches somebody follows; nil where the worker
+	// plays no matches.
+	live *liveWatch
 }
 
 // NewWorker returns a worker; Start begins fetching jobs.
@@ -156,13 +160,15 @@ func NewWorker(deps Deps) (*Worker, error) {
 	// The match kind is known even where this process plays no matches:
 	// River refuses to insert a kind its client does not know, and the
 	// periodic ticks this worker may run as leader insert matches.
+	var live *liveWatch
 	if deps.Games != nil {
 		seats, err := newSeatRunners(deps)
 		if err != nil {
 			_ = dir.release()
 			return nil, err
 		}
-		river.AddWorker(workers, &MatchWorker{deps: deps, seat: seats})
+		live = newLiveWatch()
+		river.AddWorker(workers, &MatchWorker{deps: deps, seat: seats, live: live})
 		if deps.MatchConcurrency > 0 {
 			queues[QueueMatch] = river.QueueConfig{MaxWorkers: deps.MatchConcurrency}
 		}
@@ -204,7 +210,7 @@ func NewWorker(deps Deps) (*Worker, error) {
 		Pool: deps.Pool, Logger: deps.Logger, WorkerID: deps.WorkerID, Started: time.Now(), Sandbox: deps.Sandbox,
 		Every: deps.HeartbeatEvery, DeadAfter: deps.DeadAfter,
 	})
-	return &Worker{river: rc, deps: deps, dir: dir, fleet: member}, nil
+	return &Worker{river: rc, deps: deps, dir: dir, fleet: member, live: live}, nil
 }
 
 // fetchPollInterval is how often a worker looks for jobs it was not told of.
@@ -279,6 +285,14 @@ func (w *Worker) Start(ctx context.Context) error {
 		return fmt.Errorf("jobs: start worker: %w", err)
 	}
 	go w.fleet.Run(ctx, w.river.Stopped())
+	if w.live != nil {
+		lctx, stop := context.WithCancel(ctx)
+		go func() {
+			<-w.river.Stopped()
+			stop()
+		}()
+		go w.live.run(lctx, store.New(w.deps.Pool), w.deps.Logger)
+	}
 	go func() {
 		<-w.river.Stopped()
 		if err := w.dir.release(); err != nil {

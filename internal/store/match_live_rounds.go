@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -141,6 +142,35 @@ func (s *Store) listen(ctx context.Context, channel string, fn func(payload []by
 		}
 		fn([]byte(n.Payload))
 	}
+}
+
+// matchWatchChannel is the channel on which portals say which running
+// matches someone follows live: workers publish a match's rounds only
+// once somebody does.
+const matchWatchChannel = "match_watch"
+
+// MatchWatchAnnounce tells every worker that the matches ids are followed
+// live now, one notification each.
+func (s *Store) MatchWatchAnnounce(ctx context.Context, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if _, err := s.db.Exec(ctx, `SELECT pg_notify($1, id::text) FROM unnest($2::bigint[]) AS id`,
+		matchWatchChannel, ids); err != nil {
+		return fmt.Errorf("store: announce watched matches: %w", err)
+	}
+	return nil
+}
+
+// MatchWatchListen holds one connection listening on match_watch and
+// calls fn with each match announced until ctx ends or the connection
+// fails.
+func (s *Store) MatchWatchListen(ctx context.Context, fn func(matchID int64)) error {
+	return s.listen(ctx, matchWatchChannel, func(payload []byte) {
+		if id, err := strconv.ParseInt(string(payload), 10, 64); err == nil && id > 0 {
+			fn(id)
+		}
+	})
 }
 
 // MatchRowsPlaying lists the matches being played now, of game when set,

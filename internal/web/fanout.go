@@ -84,6 +84,17 @@ func (f *fanout[S]) watch(id int64, init func() S) (chan sseEvent, func()) {
 	}
 }
 
+// ids lists the topics that streams here watch.
+func (f *fanout[S]) ids() []int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]int64, 0, len(f.topics))
+	for id := range f.topics {
+		out = append(out, id)
+	}
+	return out
+}
+
 // deliver calls next with topic id's state, when a stream here watches
 // it, and sends the events it returns to every stream; over ends the
 // topic. A stream that fell behind misses events rather than hold up the

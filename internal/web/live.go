@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/web/board"
@@ -32,16 +33,51 @@ func newLiveHub(st *store.Store, logger *slog.Logger) *liveHub {
 	return &liveHub{store: st, logger: logger, fanout: newFanout[*liveMatch]()}
 }
 
-// run listens until ctx ends, reconnecting after a failure.
+// watchRenew is how often the matches followed here are announced to the
+// workers again (they count one as followed for 30 s after each word).
+const watchRenew = 10 * time.Second
+
+// run listens until ctx ends, reconnecting after a failure, and keeps the
+// workers told which matches are followed here.
 func (h *liveHub) run(ctx context.Context) {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wg.Go(func() {
+		tick := time.NewTicker(watchRenew)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				h.announce(ctx, h.fanout.ids())
+			}
+		}
+	})
 	h.fanout.run(ctx, h.logger, "match events", func(ctx context.Context) error {
 		return h.store.MatchEventsListen(ctx, func(ev store.MatchEvent) { h.dispatch(ctx, ev) })
 	})
 }
 
-// watch subscribes to a match's events; opts draws its boards.
-func (h *liveHub) watch(id int64, opts board.Options) (chan sseEvent, func()) {
-	return h.fanout.watch(id, func() *liveMatch { return &liveMatch{opts: opts, live: board.NewLive()} })
+// announce tells the workers that the matches ids are followed: a worker
+// publishes a match's rounds only once somebody does.
+func (h *liveHub) announce(ctx context.Context, ids []int64) {
+	if len(ids) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := h.store.MatchWatchAnnounce(ctx, ids); err != nil && ctx.Err() == nil {
+		h.logger.WarnContext(ctx, "live: announce followed matches", "err", err)
+	}
+}
+
+// watch subscribes to a match's events, and tells the workers that the
+// match is followed; opts draws its boards.
+func (h *liveHub) watch(ctx context.Context, id int64, opts board.Options) (chan sseEvent, func()) {
+	ch, stop := h.fanout.watch(id, func() *liveMatch { return &liveMatch{opts: opts, live: board.NewLive()} })
+	h.announce(ctx, []int64{id})
+	return ch, stop
 }
 
 func (h *liveHub) dispatch(ctx context.Context, ev store.MatchEvent) {
@@ -154,7 +190,7 @@ func (h *Handler) matchEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// Live rounds show the public files only: no bot's log.
-	ch, stop := h.live.watch(id, board.Options{Names: h.viewerOptions(m, 0).Names})
+	ch, stop := h.live.watch(r.Context(), id, board.Options{Names: h.viewerOptions(m, 0).Names})
 	defer stop()
 	// The match may have ended between reading it and watching it.
 	if now, err := h.store.MatchDetailGet(r.Context(), id); err == nil && ended(now.Status) {

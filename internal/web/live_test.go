@@ -103,12 +103,10 @@ func liveRound(t *testing.T, seq int, name string) store.LiveRound {
 	return r
 }
 
-// TestMatchLive follows a running match: its event stream sends each
-// round drawn as the worker publishes it, its page shows the rounds so
-// far, and the stream ends with the match; a finished match's stream
-// answers at once.
-func TestMatchLive(t *testing.T) {
-	b := setup(t, nil)
+// queuedChallenge registers a user with two built bots and records a
+// challenge between them, queued; the user's browser comes with it.
+func queuedChallenge(t *testing.T, b *testBundle) (*browser, *store.MatchRow) {
+	t.Helper()
 	visitor := b.browser(t)
 	visitor.register("watcher")
 	owner := b.userID(t, "watcher")
@@ -121,6 +119,16 @@ func TestMatchLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return visitor, m
+}
+
+// TestMatchLive follows a running match: its event stream sends each
+// round drawn as the worker publishes it, its page shows the rounds so
+// far, and the stream ends with the match; a finished match's stream
+// answers at once.
+func TestMatchLive(t *testing.T) {
+	b := setup(t, nil)
+	visitor, m := queuedChallenge(t, b)
 	base := fmt.Sprintf("%s/matches/%d", b.srv.URL, m.ID)
 
 	// A queued match publishes nothing: its rounds belong to an attempt.
@@ -190,7 +198,7 @@ func TestMatchLive(t *testing.T) {
 		t.Fatalf("round 0 of the running match: %d", res.status)
 	}
 
-	err = b.st.MatchFinish(b.ctx, store.MatchFinishParams{
+	err := b.st.MatchFinish(b.ctx, store.MatchFinishParams{
 		ID: m.ID, Rounds: 1, Summary: json.RawMessage(`{"game":"entelect"}`),
 		Players: []store.MatchPlayerResult{{Seat: 0, Key: "A", Outcome: "win", Rank: 1}, {Seat: 1, Key: "B", Outcome: "loss", Rank: 2}},
 	})
@@ -210,4 +218,58 @@ func TestMatchLive(t *testing.T) {
 	if name, data := after.next(t); after.res.Header.Get("Content-Type") != "text/event-stream" || name != "end" || data != `{"status":"finished"}` {
 		t.Errorf("a finished match's stream: %s %s", name, data)
 	}
+}
+
+// TestMatchLiveFollowed: when a running match's page is shown, and while
+// a stream follows the match, the portal tells the workers so on
+// match_watch: on each page, on opening the stream and again every
+// watchRenew (a worker publishes the rounds of followed matches only).
+func TestMatchLiveFollowed(t *testing.T) {
+	b := setup(t, nil)
+	visitor, m := queuedChallenge(t, b)
+	if _, err := b.st.MatchStart(b.ctx, m.ID); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(b.ctx)
+	defer cancel()
+	heard := make(chan int64, 64)
+	go func() { _ = b.st.MatchWatchListen(ctx, func(id int64) { heard <- id }) }()
+	// The listener is ready once it hears an announcement of its own.
+	const probe = 1 << 40
+	for ready := false; !ready; {
+		if err := b.st.MatchWatchAnnounce(ctx, []int64{probe}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case id := <-heard:
+			ready = id == probe
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+
+	// heardOf waits for n announcements of the match.
+	heardOf := func(what string, n int) {
+		t.Helper()
+		for got := 0; got < n; {
+			select {
+			case id := <-heard:
+				if id == m.ID {
+					got++
+				}
+			case <-time.After(time.Minute):
+				t.Fatalf("%s: %d announcements of the match in a minute, want %d", what, got, n)
+			}
+		}
+	}
+	// The page, for a browser without scripts that refreshes it.
+	if res := visitor.get(fmt.Sprintf("/matches/%d", m.ID)); res.status != http.StatusOK {
+		t.Fatalf("match page: %d", res.status)
+	}
+	heardOf("the page", 1)
+	s := openStream(t, fmt.Sprintf("%s/matches/%d/events", b.srv.URL, m.ID))
+	if name, _ := s.next(t); name != "status" {
+		t.Fatalf("first event %s", name)
+	}
+	// Once on opening, then at least once more while the stream stays.
+	heardOf("the stream", 2)
 }

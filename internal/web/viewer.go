@@ -48,6 +48,9 @@ func (h *Handler) matchReplay(r *http.Request, m *store.MatchRow) (*board.Replay
 	case m.ReplayKey != "":
 		return h.replays.open(r.Context(), h.blobs, m.ReplayKey)
 	case m.Status == "running":
+		// A page shown is a match followed: its rounds are published
+		// from now on, for this page's stream or its next refresh.
+		h.live.announce(r.Context(), []int64{m.ID})
 		return h.liveReplay(r.Context(), m)
 	}
 	return nil, nil
