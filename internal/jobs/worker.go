@@ -136,7 +136,7 @@ type Worker struct {
 	// fleet sends the worker's heartbeats and rescues dead workers' jobs.
 	fleet *fleet.Member
 	// live hears which matches somebody follows; nil where the worker
-	// plays no matches.
+	// knows no rule set, not listening where it plays no matches.
 	live *liveWatch
 }
 
@@ -285,7 +285,7 @@ func (w *Worker) Start(ctx context.Context) error {
 		return fmt.Errorf("jobs: start worker: %w", err)
 	}
 	go w.fleet.Run(ctx, w.river.Stopped())
-	if w.live != nil {
+	if w.live != nil && w.deps.MatchConcurrency > 0 {
 		lctx, stop := context.WithCancel(ctx)
 		go func() {
 			<-w.river.Stopped()
