@@ -45,6 +45,9 @@ type Config struct {
 	// DispatchEvery is how often pending events are looked for; zero
 	// means a second.
 	DispatchEvery time.Duration
+	// LeadEvery is how often a worker that is not the fleet's dispatcher
+	// tries to become it; zero means 30 seconds.
+	LeadEvery time.Duration
 	// RetryBase is the delay before a failed delivery's first retry; each
 	// further retry waits four times longer, up to six hours. Zero means
 	// ten seconds.
@@ -75,6 +78,9 @@ func NewDeliverer(cfg Config) *Deliverer {
 	if cfg.DispatchEvery <= 0 {
 		cfg.DispatchEvery = time.Second
 	}
+	if cfg.LeadEvery <= 0 {
+		cfg.LeadEvery = 30 * time.Second
+	}
 	if cfg.RetryBase <= 0 {
 		cfg.RetryBase = 10 * time.Second
 	}
@@ -104,25 +110,54 @@ func (d *Deliverer) AddWorkers(workers *river.Workers, queues map[string]river.Q
 // Attach keeps the worker's River client for the dispatcher's inserts.
 func (d *Deliverer) Attach(rc *river.Client[pgx.Tx]) { d.river = rc }
 
+// dispatcherLock is the advisory lock (Store.WithSessionLock) that makes
+// one worker of the fleet the dispatcher.
+const dispatcherLock = 0x6e6f74696679 // "notify"
+
 // Run dispatches pending events until ctx ends, and once an hour deletes
-// events a month old.
+// events a month old. One worker of the fleet does it at a time, the one
+// holding the dispatcher's lock: a look for events costs the database a
+// statement, and a fleet of workers each looking every second would pay
+// one per worker. The others try for the lock every LeadEvery, so when the
+// dispatcher's worker stops or loses its connection another takes over
+// within that time.
 func (d *Deliverer) Run(ctx context.Context) {
+	for {
+		err := d.cfg.Store.WithSessionLock(ctx, dispatcherLock, d.dispatchLoop)
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil && !errors.Is(err, store.ErrLockHeld) {
+			d.cfg.Logger.Warn("notify: dispatcher", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(d.cfg.LeadEvery):
+		}
+	}
+}
+
+// dispatchLoop dispatches pending events every DispatchEvery on st, the
+// session holding the dispatcher's lock, until ctx ends or a look fails
+// (the session may be gone, and the lock with it).
+func (d *Deliverer) dispatchLoop(ctx context.Context, st *store.Store) error {
 	t := time.NewTicker(d.cfg.DispatchEvery)
 	defer t.Stop()
 	var swept time.Time
 	for {
 		for {
-			n, err := d.Dispatch(ctx)
-			if err != nil && ctx.Err() == nil {
-				d.cfg.Logger.Warn("notify: dispatch events", "err", err)
+			n, err := d.dispatch(ctx, st)
+			if err != nil {
+				return err
 			}
-			if err != nil || n < dispatchBatch {
+			if n < dispatchBatch {
 				break
 			}
 		}
 		if time.Since(swept) > time.Hour {
 			swept = time.Now()
-			if n, err := d.cfg.Store.EventsDeleteBefore(ctx, time.Now().Add(-30*24*time.Hour)); err != nil && ctx.Err() == nil {
+			if n, err := st.EventsDeleteBefore(ctx, time.Now().Add(-30*24*time.Hour)); err != nil && ctx.Err() == nil {
 				d.cfg.Logger.Warn("notify: delete old events", "err", err)
 			} else if n > 0 {
 				d.cfg.Logger.Info("notify: deleted old events", "count", n)
@@ -130,7 +165,7 @@ func (d *Deliverer) Run(ctx context.Context) {
 		}
 		select {
 		case <-ctx.Done():
-			return
+			return ctx.Err()
 		case <-t.C:
 		}
 	}
@@ -141,20 +176,25 @@ const dispatchBatch = 100
 // Dispatch hands up to a batch of pending events to their deliveries, in
 // one transaction, and returns how many it took.
 func (d *Deliverer) Dispatch(ctx context.Context) (int, error) {
+	return d.dispatch(ctx, d.cfg.Store)
+}
+
+// dispatch is Dispatch on st.
+func (d *Deliverer) dispatch(ctx context.Context, st *store.Store) (int, error) {
 	if d.river == nil {
 		return 0, fmt.Errorf("notify: dispatch before the worker attached its client")
 	}
 	// Most looks find nothing: one statement says so, where the locking
-	// transaction below takes three. Every worker looks, so this is what
-	// the fleet pays the database for notifications while nothing happens.
-	switch pending, err := d.cfg.Store.EventsPending(ctx); {
+	// transaction below takes three. This is what the fleet pays the
+	// database for notifications while nothing happens.
+	switch pending, err := st.EventsPending(ctx); {
 	case err != nil:
 		return 0, fmt.Errorf("notify: dispatch: %w", err)
 	case !pending:
 		return 0, nil
 	}
 	var n int
-	err := d.cfg.Store.InTx(ctx, func(tx pgx.Tx, st *store.Store) error {
+	err := st.InTx(ctx, func(tx pgx.Tx, st *store.Store) error {
 		evs, err := st.EventsTakePending(ctx, dispatchBatch)
 		if err != nil {
 			return err

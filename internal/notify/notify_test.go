@@ -33,6 +33,8 @@ type testBundle struct {
 	ctx  context.Context
 	pool *pgxpool.Pool
 	st   *store.Store
+	// stopDeliverer stops the worker and dispatcher setup started.
+	stopDeliverer func()
 }
 
 // setup starts a worker whose only jobs are the notifications of cfg, and
@@ -44,6 +46,16 @@ func setup(t *testing.T, cfg notify.Config) *testBundle {
 	t.Cleanup(cancel)
 	pool := testdb.NewPool(t)
 	st := store.New(pool)
+	cfg.Store = st
+	stop := startDeliverer(t, ctx, pool, cfg)
+	return &testBundle{ctx: ctx, pool: pool, st: st, stopDeliverer: stop}
+}
+
+// startDeliverer starts a worker whose only jobs are the notifications of
+// cfg, and its dispatcher, on pool's database, as cmd/worker does; the
+// returned function stops both and waits for them, also at the test's end.
+func startDeliverer(t *testing.T, ctx context.Context, pool *pgxpool.Pool, cfg notify.Config) (stop func()) {
+	t.Helper()
 	bucket, err := blob.Open(ctx, "mem://")
 	if err != nil {
 		t.Fatal(err)
@@ -53,8 +65,10 @@ func setup(t *testing.T, cfg notify.Config) *testBundle {
 	if testing.Verbose() {
 		logger = slog.New(slog.NewTextHandler(&testWriter{t}, nil))
 	}
-	cfg.Store, cfg.Logger = st, logger
-	cfg.DispatchEvery = 50 * time.Millisecond
+	cfg.Logger = logger
+	if cfg.DispatchEvery == 0 {
+		cfg.DispatchEvery = 50 * time.Millisecond
+	}
 	cfg.RetryBase = time.Second
 	d := notify.NewDeliverer(cfg)
 	w, err := jobs.NewWorker(jobs.Deps{Pool: pool, Bucket: bucket, Logger: logger, WorkDir: t.TempDir(),
@@ -62,7 +76,7 @@ func setup(t *testing.T, cfg notify.Config) *testBundle {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wctx, stop := context.WithCancel(ctx)
+	wctx, cancel := context.WithCancel(ctx)
 	if err := w.Start(wctx); err != nil {
 		t.Fatal(err)
 	}
@@ -71,12 +85,16 @@ func setup(t *testing.T, cfg notify.Config) *testBundle {
 		defer close(done)
 		d.Run(wctx)
 	}()
-	t.Cleanup(func() {
-		stop()
-		<-done
-		<-w.Stopped()
-	})
-	return &testBundle{ctx: ctx, pool: pool, st: st}
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			<-done
+			<-w.Stopped()
+		})
+	}
+	t.Cleanup(stop)
+	return stop
 }
 
 type testWriter struct{ t *testing.T }
@@ -470,5 +488,62 @@ func (b *testBundle) waitDispatched(t *testing.T) {
 			t.Fatalf("gave up waiting for %d events to be dispatched", pending)
 		case <-time.After(50 * time.Millisecond):
 		}
+	}
+}
+
+// TestOneDispatcher: of two workers, one looks for events at a time, the
+// one holding the dispatcher's lock; when it stops, the other takes over
+// and the events go on reaching their hooks.
+func TestOneDispatcher(t *testing.T) {
+	cfg := notify.Config{Egress: egress.Policy{AllowLoopback: true}, LeadEvery: 100 * time.Millisecond}
+	b := setup(t, cfg)
+	// The first worker (setup's) holds the lock before the second starts.
+	holders := func() int {
+		t.Helper()
+		var n int
+		if err := b.pool.QueryRow(b.ctx, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted
+			AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+			AND classid = x'6e6f'::int::oid AND objid = x'74696679'::int::oid`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for deadline := time.Now().Add(time.Minute); holders() != 1; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no worker became the dispatcher in a minute")
+		}
+	}
+	cfg.Store = b.st
+	second := startDeliverer(t, b.ctx, b.pool, cfg)
+	defer second()
+	rcv := newReceiver(t, http.StatusNoContent)
+	ann, _, version := b.botVersion(t, "ann", "Pyro")
+	if _, err := b.st.WebhookCreate(b.ctx, ann, rcv.srv.URL, "whsec_one", []string{"build.finished"}, 5); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.st.BotVersionFinishBuild(b.ctx, version, store.BuildResult{OK: true, Log: "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	rcv.next(t, b.ctx)
+	// Over many of the second worker's tries for the lock, one holder.
+	for range 5 {
+		if n := holders(); n != 1 {
+			t.Fatalf("%d dispatchers at once", n)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	b.stopDeliverer()
+	later, err := b.st.UploadRecord(b.ctx, store.UploadParams{OwnerID: ann, Name: "Blaze", Game: "entelect", Language: "python",
+		BotType: "python3", Manifest: json.RawMessage(`{}`), SourceSHA256: "00", SourceSize: 1,
+		SourceKey: func(botID int64, n int) string { return "src2" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.st.BotVersionFinishBuild(b.ctx, later.VersionID, store.BuildResult{OK: true, Log: "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	rcv.next(t, b.ctx)
+	if n := holders(); n != 1 {
+		t.Errorf("%d dispatchers after the first worker stopped, want the second", n)
 	}
 }

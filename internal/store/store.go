@@ -59,6 +59,12 @@ func (s *Store) InTx(ctx context.Context, fn func(tx pgx.Tx, st *Store) error) e
 			return fn(sp, NewTx(sp))
 		})
 	}
+	if conn, ok := s.db.(*pgx.Conn); ok {
+		// A Store on one session (WithSessionLock).
+		return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			return fn(tx, NewTx(tx))
+		})
+	}
 	if s.pool == nil {
 		return errors.New("store: no pool to begin a transaction on")
 	}
@@ -92,4 +98,36 @@ func interpretError(err error) error {
 		return fmt.Errorf("%w: %s", ErrConflict, pgErr.ConstraintName)
 	}
 	return err
+}
+
+// ErrLockHeld is returned by WithSessionLock when another session holds
+// the lock.
+var ErrLockHeld = errors.New("store: the lock is held by another session")
+
+// WithSessionLock runs fn while this process holds the advisory lock key,
+// on a connection of its own that fn's Store uses: the lock lasts as long
+// as that session, so a process that dies or loses its connection gives it
+// up at once, and fn learns of a lost connection from its own statements.
+// It returns ErrLockHeld without calling fn when another session holds the
+// lock, else fn's error.
+func (s *Store) WithSessionLock(ctx context.Context, key int64, fn func(ctx context.Context, st *Store) error) error {
+	if s.pool == nil {
+		return errors.New("store: a session lock needs a pool")
+	}
+	pc, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("store: session lock %d: %w", key, err)
+	}
+	// The session is closed rather than given back to the pool, which
+	// releases the lock with it whatever state fn left it in.
+	conn := pc.Hijack()
+	defer conn.Close(context.WithoutCancel(ctx))
+	var held bool
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&held); err != nil {
+		return fmt.Errorf("store: session lock %d: %w", key, err)
+	}
+	if !held {
+		return ErrLockHeld
+	}
+	return fn(ctx, &Store{db: conn})
 }
