@@ -25,7 +25,7 @@ import (
 // the final positions.
 func TestBrowserBattle(t *testing.T) {
 	t.Parallel()
-	bp := newBrowserPortal(t, 6*time.Minute, "BATTLE_INTERVAL=1s", "LADDER_INTERVAL=off")
+	bp := newBrowserPortal(t, 10*time.Minute, "BATTLE_INTERVAL=1s", "LADDER_INTERVAL=off")
 	ctx, base, conn, browser := bp.ctx, bp.base, bp.conn, bp.browser
 
 	data, err := botzip.Pack(filepath.Join("..", "..", "bots", "entelect-go-reference"))

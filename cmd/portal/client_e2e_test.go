@@ -27,7 +27,7 @@ import (
 // and one that does not, list a match and download its replay twice.
 func TestClientEndToEnd(t *testing.T) {
 	t.Parallel()
-	bs := startPortal(t, 4*time.Minute, "LADDER_INTERVAL=off")
+	bs := startPortal(t, 10*time.Minute, "LADDER_INTERVAL=off")
 	ctx := bs.ctx
 	pool, err := pgxpool.New(ctx, bs.dbURL)
 	if err != nil {

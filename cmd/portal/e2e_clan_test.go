@@ -17,7 +17,7 @@ import (
 func TestBrowserClanChallenge(t *testing.T) {
 	t.Parallel()
 	// The ladder stays off: its matches would crowd the bot pages this test reads.
-	bp := newBrowserPortal(t, 4*time.Minute, "LADDER_INTERVAL=off")
+	bp := newBrowserPortal(t, 10*time.Minute, "LADDER_INTERVAL=off")
 	ctx, base, conn := bp.ctx, bp.base, bp.conn
 
 	zipPath := starterZip(t, "entelect-python3")

@@ -16,7 +16,7 @@ import (
 func TestBrowserDuel(t *testing.T) {
 	t.Parallel()
 	// The ladder stays off: its matches would wait beside the duel's.
-	bp := newBrowserPortal(t, 4*time.Minute, "LADDER_INTERVAL=off")
+	bp := newBrowserPortal(t, 10*time.Minute, "LADDER_INTERVAL=off")
 	seedStarters(t, bp, []string{"entelect-python3"})
 	bp.run("dee uploads Duelist", bp.register("dee"), bp.upload("Duelist", starterZip(t, "entelect-python3")))
 	botURL := strings.Split(bp.get("the bot page", chromedp.Location()), "?")[0]

@@ -22,7 +22,7 @@ import (
 // the bots rated on that ladder.
 func TestBrowserHitAndSunk(t *testing.T) {
 	t.Parallel()
-	bp := newBrowserPortal(t, 4*time.Minute, "LADDER_INTERVAL=off")
+	bp := newBrowserPortal(t, 10*time.Minute, "LADDER_INTERVAL=off")
 	ctx, base, conn, pool := bp.ctx, bp.base, bp.conn, bp.pool
 	zipPath := starterZip(t, "hitandsunk-python3")
 	browser, run := bp.browser, bp.run

@@ -19,7 +19,7 @@ import (
 func TestBrowserNewBotPlaysAtOnce(t *testing.T) {
 	t.Parallel()
 	const ladderEvery = 30 * time.Second // the default
-	d := newBrowserPortal(t, 5*time.Minute)
+	d := newBrowserPortal(t, 10*time.Minute)
 	ctx, base, conn := d.ctx, d.base, d.conn
 
 	zipPath := starterZip(t, "entelect-python3")

@@ -31,7 +31,7 @@ import (
 // show up.
 func TestBrowserEndToEnd(t *testing.T) {
 	t.Parallel()
-	bp := newBrowserPortal(t, 4*time.Minute, "LADDER_INTERVAL=off")
+	bp := newBrowserPortal(t, 10*time.Minute, "LADDER_INTERVAL=off")
 	ctx, base, conn := bp.ctx, bp.base, bp.conn
 
 	zips := map[string]string{}
@@ -437,7 +437,10 @@ type browserSetup struct {
 // match again later, and a hostile bot's expected loss becomes a platform
 // failure. Tests that do not follow the ladder turn it off
 // (LADDER_INTERVAL=off): its placement matches would play beside theirs
-// for nothing.
+// for nothing. timeout only stops a test that hangs: every wait returns as
+// soon as its condition holds, and on a slow machine beside the other
+// packages a Go bot's build alone has taken three minutes, so no test gets
+// less than ten.
 func startPortal(t *testing.T, timeout time.Duration, workerEnv ...string) browserSetup {
 	t.Helper()
 	if testing.Short() {

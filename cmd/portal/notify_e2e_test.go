@@ -29,7 +29,7 @@ import (
 func TestWebhookEndToEnd(t *testing.T) {
 	t.Parallel()
 	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(context.Background())))
-	bs := startPortal(t, 4*time.Minute, "DEV_MODE=true", "LADDER_INTERVAL=off")
+	bs := startPortal(t, 10*time.Minute, "DEV_MODE=true", "LADDER_INTERVAL=off")
 	ctx := bs.ctx
 	pool, err := pgxpool.New(ctx, bs.dbURL)
 	if err != nil {
