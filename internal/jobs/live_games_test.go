@@ -57,7 +57,7 @@ func TestWorkerPublishesOtherGames(t *testing.T) {
 	}
 	for _, g := range games {
 		t.Run(g.game, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(e.ctx, 5*time.Minute)
+			ctx, cancel := context.WithTimeout(e.ctx, 10*time.Minute)
 			defer cancel()
 			conn, err := e.pool.Acquire(ctx)
 			if err != nil {
@@ -130,7 +130,7 @@ func TestWorkerPublishesOtherGames(t *testing.T) {
 				last = f.Count
 				drawn++
 			}
-			m := e.waitMatch(t, id, 5*time.Minute)
+			m := e.waitMatch(t, id, 10*time.Minute)
 			if m.Status != store.MatchFinished {
 				t.Fatalf("match %s: %s", m.Status, m.Error)
 			}

@@ -27,7 +27,7 @@ func TestWorkerPublishesRounds(t *testing.T) {
 	av, _ := e.st.BotVersionGetByID(e.ctx, a)
 	bv, _ := e.st.BotVersionGetByID(e.ctx, b)
 
-	ctx, cancel := context.WithTimeout(e.ctx, 5*time.Minute)
+	ctx, cancel := context.WithTimeout(e.ctx, 10*time.Minute)
 	defer cancel()
 	events := listenMatchEvents(t, e)
 	id := e.createGameMatch(t, "entelect", 1, 9, av.BotID, bv.BotID)
@@ -49,7 +49,7 @@ func TestWorkerPublishesRounds(t *testing.T) {
 			status = append(status, ev.Status)
 		}
 	}
-	m := e.waitMatch(t, id, 5*time.Minute)
+	m := e.waitMatch(t, id, 10*time.Minute)
 	if m.Status != "finished" || status[0] != "running" {
 		t.Fatalf("match %s (%s), statuses %v", m.Status, m.Error, status)
 	}
@@ -79,7 +79,7 @@ func TestWorkerPublishesRounds(t *testing.T) {
 			break
 		}
 	}
-	if m := e.waitMatch(t, quiet, 5*time.Minute); m.Status != "finished" {
+	if m := e.waitMatch(t, quiet, 10*time.Minute); m.Status != "finished" {
 		t.Fatalf("the unfollowed match %s: %s", m.Status, m.Error)
 	}
 }
