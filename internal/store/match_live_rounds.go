@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -122,15 +121,10 @@ func (s *Store) MatchEventsListen(ctx context.Context, fn func(MatchEvent)) erro
 // listen holds one connection listening on channel and calls fn with
 // every notification's payload until ctx ends or the connection fails.
 func (s *Store) listen(ctx context.Context, channel string, fn func(payload []byte)) error {
-	if s.pool == nil {
-		return errors.New("store: listening needs a pool")
-	}
-	pc, err := s.pool.Acquire(ctx)
+	conn, err := s.ownSession(ctx)
 	if err != nil {
 		return fmt.Errorf("store: listen on %s: %w", channel, err)
 	}
-	// A connection that has listened is not given back to the pool.
-	conn := pc.Hijack()
 	defer conn.Close(context.WithoutCancel(ctx))
 	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{channel}.Sanitize()); err != nil {
 		return fmt.Errorf("store: listen on %s: %w", channel, err)

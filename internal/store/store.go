@@ -111,16 +111,11 @@ var ErrLockHeld = errors.New("store: the lock is held by another session")
 // It returns ErrLockHeld without calling fn when another session holds the
 // lock, else fn's error.
 func (s *Store) WithSessionLock(ctx context.Context, key int64, fn func(ctx context.Context, st *Store) error) error {
-	if s.pool == nil {
-		return errors.New("store: a session lock needs a pool")
-	}
-	pc, err := s.pool.Acquire(ctx)
+	// Closing the session releases the lock whatever state fn left it in.
+	conn, err := s.ownSession(ctx)
 	if err != nil {
 		return fmt.Errorf("store: session lock %d: %w", key, err)
 	}
-	// The session is closed rather than given back to the pool, which
-	// releases the lock with it whatever state fn left it in.
-	conn := pc.Hijack()
 	defer conn.Close(context.WithoutCancel(ctx))
 	var held bool
 	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&held); err != nil {
@@ -130,4 +125,18 @@ func (s *Store) WithSessionLock(ctx context.Context, key int64, fn func(ctx cont
 		return ErrLockHeld
 	}
 	return fn(ctx, &Store{db: conn})
+}
+
+// ownSession takes a connection out of the pool for good, for a session
+// whose state outlives a statement (a LISTEN, a session lock): the caller
+// closes it rather than give it back to the pool.
+func (s *Store) ownSession(ctx context.Context) (*pgx.Conn, error) {
+	if s.pool == nil {
+		return nil, errors.New("store: a session of its own needs a pool")
+	}
+	pc, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return pc.Hijack(), nil
 }
