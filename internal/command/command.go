@@ -40,6 +40,11 @@ type Mount struct {
 	// a bot never sees its opponent's folders. Outside sessions it is
 	// ignored.
 	PerCommand bool
+	// Optional mounts a read-only path only where it still exists when the
+	// command starts: an interpreter's folder (a virtualenv) that may be
+	// removed while a worker runs. Without it a missing source fails the
+	// command.
+	Optional bool
 }
 
 // Cmd is one command to run.

@@ -209,12 +209,15 @@ func (b *Bwrap) args(c Cmd, limits Limits) ([]string, error) {
 		if !filepath.IsAbs(target) {
 			return nil, fmt.Errorf("sandbox: mount target %q is not an absolute path", target)
 		}
-		if _, err := os.Stat(m.Source); err != nil {
-			return nil, fmt.Errorf("sandbox: mount: %w", err)
-		}
 		op := "--ro-bind"
-		if m.Writable {
+		switch {
+		case m.Writable:
 			op = "--bind"
+		case m.Optional:
+			op = "--ro-bind-try"
+		}
+		if _, err := os.Stat(m.Source); err != nil && op != "--ro-bind-try" {
+			return nil, fmt.Errorf("sandbox: mount: %w", err)
 		}
 		a = append(a, op, m.Source, target)
 	}

@@ -53,14 +53,15 @@ func (h *hostRuntimes) mounts(path []string, progs ...string) []Mount {
 	var out []Mount
 	for _, p := range all {
 		for _, m := range h.forProgram(p) {
-			// A runtime removed since (a deleted virtualenv) is left out:
-			// bubblewrap refuses a mount whose source is missing.
+			// A runtime removed since (a deleted virtualenv) is left out,
+			// and one removed before a command starts is skipped there
+			// (Optional): a session keeps its mounts for a whole match.
 			if _, err := os.Stat(m); err != nil {
 				continue
 			}
 			if !seen[m] {
 				seen[m] = true
-				out = append(out, Mount{Source: m})
+				out = append(out, Mount{Source: m, Optional: true})
 			}
 		}
 	}

@@ -160,4 +160,26 @@ func TestVirtualenvInSandbox(t *testing.T) {
 			t.Errorf("checkVisible = %v, want a reason wrapping command.ErrPlatform", err)
 		}
 	})
+	// Last: it removes the virtualenv. A session shows every interpreter
+	// of the program folders for a whole match, and its commands that run
+	// in a fresh sandbox (after the session broke) take the session's
+	// mounts: one whose virtualenv was removed meanwhile must still start.
+	t.Run("removed while a session runs", func(t *testing.T) {
+		s, err := b.NewSession([]Mount{{Source: work, Writable: true}}, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if err := os.RemoveAll(venv); err != nil {
+			t.Fatal(err)
+		}
+		s.breakSession()
+		r, err := s.Run(context.Background(), Cmd{Args: []string{"/bin/echo", "started"}, Dir: work, Limits: limits})
+		if err != nil || r.ExitCode != 0 || strings.TrimSpace(string(r.Stdout)) != "started" {
+			t.Fatalf("a command after the virtualenv was removed: %v, exit %d, stdout %q, stderr %q", err, r.ExitCode, r.Stdout, r.Stderr)
+		}
+		if st := s.Stats(); st.Fresh != 1 {
+			t.Errorf("the command did not run in a fresh sandbox: %+v", st)
+		}
+	})
 }
