@@ -45,11 +45,12 @@ esac
 # other packages (process starts three times as costly), so 45 minutes
 # stops a hang without failing a slow machine.
 #
-# go test runs the packages in the order named, two at a time: the five
-# longest first, each beside the others, so that the suite does not end
-# with one long package running alone.
+# go test runs the packages in the order named, two at a time: the longest
+# first, each beside the others, so that the suite does not end with one
+# long package running alone.
 module=$(go list -m)
-long=(cmd/portal internal/jobs internal/build cmd/battleship internal/sandbox)
+long=(cmd/portal internal/jobs internal/build cmd/battleship internal/sandbox internal/web
+  internal/game/entelect internal/game/hitandsunk internal/game/deepship internal/game/brainjar internal/blob)
 pkgs=("${long[@]/#/$module/}")
 while read -r p; do
   case " ${pkgs[*]} " in *" $p "*) ;; *) pkgs+=("$p") ;; esac
