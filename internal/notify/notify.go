@@ -42,8 +42,10 @@ type Config struct {
 	PublicURL string
 	// Egress decides which addresses hooks may reach.
 	Egress egress.Policy
-	// DispatchEvery is how often pending events are looked for; zero
-	// means a second.
+	// DispatchEvery is how often the dispatcher looks for pending events
+	// besides when one is announced (it listens for new events): the
+	// fallback for announcements lost with the listening connection. Zero
+	// means 15 seconds.
 	DispatchEvery time.Duration
 	// LeadEvery is how often a worker that is not the fleet's dispatcher
 	// tries to become it; zero means 30 seconds.
@@ -76,7 +78,7 @@ func NewDeliverer(cfg Config) *Deliverer {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.DispatchEvery <= 0 {
-		cfg.DispatchEvery = time.Second
+		cfg.DispatchEvery = 15 * time.Second
 	}
 	if cfg.LeadEvery <= 0 {
 		cfg.LeadEvery = 30 * time.Second
@@ -117,10 +119,10 @@ const dispatcherLock = 0x6e6f74696679 // "notify"
 // Run dispatches pending events until ctx ends, and once an hour deletes
 // events a month old. One worker of the fleet does it at a time, the one
 // holding the dispatcher's lock: a look for events costs the database a
-// statement, and a fleet of workers each looking every second would pay
-// one per worker. The others try for the lock every LeadEvery, so when the
-// dispatcher's worker stops or loses its connection another takes over
-// within that time.
+// statement, and a fleet of workers each looking would pay one per worker.
+// The others try for the lock every LeadEvery, so when the dispatcher's
+// worker stops or loses its connection another takes over within that
+// time.
 func (d *Deliverer) Run(ctx context.Context) {
 	for {
 		err := d.cfg.Store.WithSessionLock(ctx, dispatcherLock, d.dispatchLoop)
@@ -138,10 +140,16 @@ func (d *Deliverer) Run(ctx context.Context) {
 	}
 }
 
-// dispatchLoop dispatches pending events every DispatchEvery on st, the
-// session holding the dispatcher's lock, until ctx ends or a look fails
-// (the session may be gone, and the lock with it).
+// dispatchLoop dispatches pending events on st, the session holding the
+// dispatcher's lock, when new ones are announced and every DispatchEvery,
+// until ctx ends or a look fails (the session may be gone, and the lock
+// with it). A look costs a statement: looking only when told spares the
+// database one a second while nothing happens.
 func (d *Deliverer) dispatchLoop(ctx context.Context, st *store.Store) error {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	announced := make(chan struct{}, 1)
+	go d.listen(ctx, announced)
 	t := time.NewTicker(d.cfg.DispatchEvery)
 	defer t.Stop()
 	var swept time.Time
@@ -167,6 +175,32 @@ func (d *Deliverer) dispatchLoop(ctx context.Context, st *store.Store) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-t.C:
+		case <-announced:
+		}
+	}
+}
+
+// listen signals announced when new events are committed, and once when it
+// starts listening, until ctx ends; when its connection fails it listens
+// again after DispatchEvery, the looks of dispatchLoop's ticker finding the
+// events meanwhile.
+func (d *Deliverer) listen(ctx context.Context, announced chan<- struct{}) {
+	signal := func() {
+		select {
+		case announced <- struct{}{}:
+		default: // a look is due already
+		}
+	}
+	for {
+		err := d.cfg.Store.EventsListen(ctx, signal)
+		if ctx.Err() != nil {
+			return
+		}
+		d.cfg.Logger.Warn("notify: listen for new events", "err", err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(d.cfg.DispatchEvery):
 		}
 	}
 }

@@ -121,6 +121,12 @@ func (s *Store) MatchEventsListen(ctx context.Context, fn func(MatchEvent)) erro
 // listen holds one connection listening on channel and calls fn with
 // every notification's payload until ctx ends or the connection fails.
 func (s *Store) listen(ctx context.Context, channel string, fn func(payload []byte)) error {
+	return s.listenReady(ctx, channel, nil, fn)
+}
+
+// listenReady is listen, calling ready (when not nil) once the connection
+// listens: what is committed from then on is announced.
+func (s *Store) listenReady(ctx context.Context, channel string, ready func(), fn func(payload []byte)) error {
 	conn, err := s.ownSession(ctx)
 	if err != nil {
 		return fmt.Errorf("store: listen on %s: %w", channel, err)
@@ -128,6 +134,9 @@ func (s *Store) listen(ctx context.Context, channel string, fn func(payload []by
 	defer conn.Close(context.WithoutCancel(ctx))
 	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{channel}.Sanitize()); err != nil {
 		return fmt.Errorf("store: listen on %s: %w", channel, err)
+	}
+	if ready != nil {
+		ready()
 	}
 	for {
 		n, err := conn.WaitForNotification(ctx)

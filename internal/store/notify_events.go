@@ -35,6 +35,18 @@ func (s *Store) EventPublish(ctx context.Context, ev event.Event) error {
 	return nil
 }
 
+// notifyEventsChannel is the channel on which every insert into
+// notify_events is announced at its commit (migration 0280).
+const notifyEventsChannel = "notify_events"
+
+// EventsListen holds one connection listening for new events and calls fn
+// for each announcement, and once when it starts listening (an event
+// committed before is not announced), until ctx ends or the connection
+// fails.
+func (s *Store) EventsListen(ctx context.Context, fn func()) error {
+	return s.listenReady(ctx, notifyEventsChannel, fn, func([]byte) { fn() })
+}
+
 // EventsPending reports whether any event waits to be dispatched.
 func (s *Store) EventsPending(ctx context.Context) (bool, error) {
 	var pending bool
