@@ -147,9 +147,17 @@ func (d *Deliverer) Run(ctx context.Context) {
 // database one a second while nothing happens.
 func (d *Deliverer) dispatchLoop(ctx context.Context, st *store.Store) error {
 	ctx, stop := context.WithCancel(ctx)
-	defer stop()
 	announced := make(chan struct{}, 1)
-	go d.listen(ctx, announced)
+	listening := make(chan struct{})
+	go func() {
+		defer close(listening)
+		d.listen(ctx, announced)
+	}()
+	// The listening connection is closed before the lock's session is.
+	defer func() {
+		stop()
+		<-listening
+	}()
 	t := time.NewTicker(d.cfg.DispatchEvery)
 	defer t.Stop()
 	var swept time.Time
