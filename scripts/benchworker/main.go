@@ -254,6 +254,18 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 	defer logFile.Close()
 	var pids []int
 	var metrics, pprofs []string
+	// A worker that ends before the bench stops it (a refused schema, a
+	// bad setting) is reported, rather than waited for until the time limit.
+	exited := make(chan error, workers)
+	stopping := make(chan struct{})
+	workerExited := func() error {
+		select {
+		case err := <-exited:
+			return err
+		default:
+			return nil
+		}
+	}
 	for w := range workers {
 		work := filepath.Join(dir, fmt.Sprintf("work-%d", w))
 		if err := os.MkdirAll(work, 0o755); err != nil {
@@ -280,15 +292,30 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 		if err := cmd.Start(); err != nil {
 			return res, err
 		}
+		waited := make(chan struct{})
+		go func() {
+			defer close(waited)
+			err := cmd.Wait()
+			select {
+			case <-stopping:
+			default:
+				exited <- fmt.Errorf("worker %d exited before the bench ended: %v", w, err)
+			}
+		}()
 		defer func() {
 			cmd.Process.Signal(syscall.SIGTERM)
-			cmd.Wait()
+			<-waited
 		}()
 		pids = append(pids, cmd.Process.Pid)
 	}
+	// Runs before the workers are stopped (deferred calls run last first).
+	defer close(stopping)
 	st := store.New(pool)
 	for _, v := range versions {
 		if err := waitFor(ctx, 10*time.Minute, func() (bool, error) {
+			if err := workerExited(); err != nil {
+				return false, err
+			}
 			bv, err := st.BotVersionGetByID(ctx, v)
 			if err != nil {
 				return false, err
@@ -335,6 +362,9 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 	sampleCtx, stopSampling := context.WithCancel(ctx)
 	go func() { wall, cpu := interpreterStarts(sampleCtx); sampled <- [2]time.Duration{wall, cpu} }()
 	err = waitFor(ctx, time.Duration(n)*20*time.Minute, func() (bool, error) {
+		if err := workerExited(); err != nil {
+			return false, fmt.Errorf("%w (see %s)", err, logFile.Name())
+		}
 		var left, failed int
 		err := pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status IN ('queued', 'running')),
 			count(*) FILTER (WHERE status = 'failed') FROM matches`).Scan(&left, &failed)
