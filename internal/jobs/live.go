@@ -181,18 +181,9 @@ func (lw *liveWatch) add(id int64, p *livePublisher) (remove func()) {
 // run listens on match_watch until ctx ends, again a second after each
 // failure.
 func (lw *liveWatch) run(ctx context.Context, st *store.Store, log *slog.Logger) {
-	for {
-		err := st.MatchWatchListen(ctx, lw.heard)
-		if ctx.Err() != nil {
-			return
-		}
-		log.Warn("live: listen for watched matches", "err", err)
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(time.Second):
-		}
-	}
+	store.KeepListening(ctx, time.Second,
+		func(ctx context.Context) error { return st.MatchWatchListen(ctx, lw.heard) },
+		func(err error) { log.Warn("live: listen for watched matches", "err", err) })
 }
 
 // publishBuildLog is the progress hook of a build: it stores each chunk of

@@ -199,18 +199,9 @@ func (d *Deliverer) listen(ctx context.Context, announced chan<- struct{}) {
 		default: // a look is due already
 		}
 	}
-	for {
-		err := d.cfg.Store.EventsListen(ctx, signal)
-		if ctx.Err() != nil {
-			return
-		}
-		d.cfg.Logger.Warn("notify: listen for new events", "err", err)
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(d.cfg.DispatchEvery):
-		}
-	}
+	store.KeepListening(ctx, d.cfg.DispatchEvery,
+		func(ctx context.Context) error { return d.cfg.Store.EventsListen(ctx, signal) },
+		func(err error) { d.cfg.Logger.Warn("notify: listen for new events", "err", err) })
 }
 
 const dispatchBatch = 100

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -116,6 +117,25 @@ func (s *Store) MatchEventsListen(ctx context.Context, fn func(MatchEvent)) erro
 			fn(ev)
 		}
 	})
+}
+
+// KeepListening runs listen (a call of one of the Store's Listen methods)
+// until ctx ends, and again after pause each time its connection fails,
+// telling failed of each failure; what it missed meanwhile is the caller's
+// to find.
+func KeepListening(ctx context.Context, pause time.Duration, listen func(context.Context) error, failed func(error)) {
+	for {
+		err := listen(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		failed(err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(pause):
+		}
+	}
 }
 
 // listen holds one connection listening on channel and calls fn with

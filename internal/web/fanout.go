@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/broadside/broadside/internal/store"
 )
 
 // fanout hands the events of one database listener to the streams that
@@ -48,18 +50,7 @@ func newFanout[S any]() *fanout[S] {
 // run calls listen until ctx ends, again a second after each failure.
 func (f *fanout[S]) run(ctx context.Context, logger *slog.Logger, what string, listen func(context.Context) error) {
 	defer close(f.done)
-	for {
-		err := listen(ctx)
-		if ctx.Err() != nil {
-			return
-		}
-		logger.WarnContext(ctx, "live: "+what, "err", err)
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(time.Second):
-		}
-	}
+	store.KeepListening(ctx, time.Second, listen, func(err error) { logger.WarnContext(ctx, "live: "+what, "err", err) })
 }
 
 // watch subscribes a stream to topic id; init makes the topic's state when
