@@ -124,6 +124,13 @@ func TestStarterBots(t *testing.T) {
 			t.Errorf("player %s: %d game over lines in its log, want %d:\n%s", p.Key, n, GamesPerRound, p.Log[max(0, len(p.Log)-400):])
 		}
 	}
+	// A measured time runs from the request to the answer: never negative,
+	// however the reader and the engine are scheduled.
+	for _, p := range sum.Players {
+		if strings.Contains(p.Log, " in -") {
+			t.Errorf("player %s: a negative measured time in its log", p.Key)
+		}
+	}
 	// spec §9.2: round-start comes before the first game-start.
 	if strings.Index(log, "<- round-start") > strings.Index(log, "<- game-start") {
 		t.Error("game-start sent before round-start")

@@ -44,9 +44,11 @@ func (p *player) place(ctx context.Context, noLimit bool) (bool, []ReplayEvent) 
 	var limit time.Duration
 	// ask starts the game for the bot and its placement window.
 	ask := func() {
+		// The clock starts before the request is written: taken after,
+		// a fast answer stamped by the reader could come "before" it.
+		start, limit = time.Now(), PlaceTime
 		p.send("game-start")
 		p.send("place-ships")
-		start, limit = time.Now(), PlaceTime
 		if p.fresh {
 			limit += p.bot.Calibration
 			p.fresh = false
@@ -110,8 +112,9 @@ func (m *round) takeTurn(ctx context.Context, p *player, rg *ReplayGame) (Coord,
 		return Coord{}, false, nil
 	}
 	p.discardStale("before the request")
-	p.send("take-turn")
+	// The clock starts before the request is written (see place).
 	start := time.Now()
+	p.send("take-turn")
 	var cutoff time.Time
 	if !m.opts.NoLimit {
 		cutoff = start.Add(MoveTime + grace)
