@@ -3,7 +3,6 @@ package entelect
 import (
 	"archive/zip"
 	"bytes"
-	"compress/flate"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/klauspost/compress/flate"
 
 	"github.com/broadside/broadside/internal/botzip"
 	"github.com/broadside/broadside/internal/bytesize"
@@ -90,7 +91,11 @@ func newReplayWriter(dir string, deferred bool, zipTo io.Writer) (*replayWriter,
 		w.held = map[string]heldFile{}
 		w.archive = zip.NewWriter(zipTo)
 		// JSON and text compress almost as well at the fastest level, at
-		// a third of the CPU of the default.
+		// a third of the CPU of the default. klauspost/compress's fastest
+		// level takes half the CPU of the standard library's on a round's
+		// files (86 against 192 µs for the 14 files of a 10x10 round), for
+		// a slightly smaller archive: the zip is most of what the worker
+		// spends on a replay.
 		w.archive.RegisterCompressor(zip.Deflate, w.compressor)
 	case deferred:
 		w.held = map[string]heldFile{}
