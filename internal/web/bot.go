@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/store"
 	"github.com/broadside/broadside/web/page"
 )
@@ -60,53 +62,88 @@ func uploadNotice(versions []store.BotVersionRow, number int) string {
 	return ""
 }
 
-// botView loads everything the bot page shows to this visitor.
+// botPageData is what the bot page reads from the database: the same for
+// every visitor but the bot's owner, who also sees the build logs.
+type botPageData struct {
+	bot       *store.BotDetail
+	versions  []store.BotVersionRow
+	history   []store.HistoryRow
+	points    []store.RatingPoint
+	failures  []store.PlatformFailure
+	ladder    *competition.BotLadder
+	ownerClan *store.Clan
+}
+
+// botPageData reads bot id's page; without forOwner the build logs are
+// left out (they go to the owner only).
+func (h *Handler) botPageData(ctx context.Context, id int64, withHidden, forOwner bool) (botPageData, error) {
+	var d botPageData
+	var err error
+	if d.bot, err = h.store.BotDetailGet(ctx, id); err != nil {
+		return d, err
+	}
+	if d.versions, err = h.store.BotVersionRows(ctx, id); err != nil {
+		return d, err
+	}
+	if !forOwner {
+		for i := range d.versions {
+			d.versions[i].BuildLog = ""
+		}
+	}
+	if d.history, err = h.store.BotHistory(ctx, id, 10, 0, withHidden); err != nil {
+		return d, err
+	}
+	if d.points, err = h.store.RatingHistory(ctx, id, chartPoints); err != nil {
+		return d, err
+	}
+	if d.failures, err = h.store.PlatformFailures(ctx, store.PlatformFailureParams{BotID: id, Limit: 10, WithHidden: withHidden}); err != nil {
+		return d, err
+	}
+	if d.ladder, err = h.battleService().BotLadder(ctx, id); err != nil {
+		return d, err
+	}
+	switch d.ownerClan, err = h.store.ClanGetByUser(ctx, d.bot.OwnerID); {
+	case errors.Is(err, store.ErrNotFound):
+		d.ownerClan = nil
+	case err != nil:
+		return d, err
+	}
+	return d, nil
+}
+
+// botView loads everything the bot page shows to this visitor. A bot's
+// page is what contestants reload most, their rivals' as much as their
+// own: every visitor but the owner gets it from the public lists' cache,
+// a second or two old at most; the owner, who acts on it (uploads,
+// builds, duels), reads the database every time.
 func (h *Handler) botView(r *http.Request) (*page.BotView, error) {
 	ctx := r.Context()
 	id, err := pathID(r, "id")
 	if err != nil {
 		return nil, err
 	}
-	b, err := h.store.BotDetailGet(ctx, id)
+	hidden := seesHidden(r)
+	d, err := cached(ctx, h.board, fmt.Sprintf("bot/%d/%t", id, hidden), func(ctx context.Context) (botPageData, error) {
+		return h.botPageData(ctx, id, hidden, false)
+	})
 	if err != nil {
 		return nil, err
 	}
-	versions, err := h.store.BotVersionRows(ctx, id)
-	if err != nil {
-		return nil, err
+	base := h.base(r, d.bot.Name)
+	if base.UserID != 0 && base.UserID == d.bot.OwnerID {
+		if d, err = h.botPageData(ctx, id, hidden, true); err != nil {
+			return nil, err
+		}
 	}
-	history, err := h.store.BotHistory(ctx, id, 10, 0, seesHidden(r))
-	if err != nil {
-		return nil, err
-	}
-	points, err := h.store.RatingHistory(ctx, id, chartPoints)
-	if err != nil {
-		return nil, err
-	}
-	v := &page.BotView{Base: h.base(r, b.Name), Bot: b, Versions: versions, History: history, Chart: page.RatingChart(points)}
+	// The cached rows are shared between requests: read, never changed.
+	b, versions := d.bot, d.versions
+	v := &page.BotView{Base: base, Bot: b, Versions: versions, History: d.history, Chart: page.RatingChart(d.points),
+		PlatformFailures: d.failures, Ladder: d.ladder, OwnerClan: d.ownerClan}
 	v.IsOwner = v.UserID == b.OwnerID
-	v.PlatformFailures, err = h.store.PlatformFailures(ctx, store.PlatformFailureParams{BotID: id, Limit: 10, WithHidden: seesHidden(r)})
-	if err != nil {
-		return nil, err
-	}
-	if v.Ladder, err = h.battleService().BotLadder(ctx, id); err != nil {
-		return nil, err
-	}
-	switch clan, err := h.store.ClanGetByUser(ctx, b.OwnerID); {
-	case err == nil:
-		v.OwnerClan = clan
-	case !errors.Is(err, store.ErrNotFound):
-		return nil, err
-	}
 	for _, ver := range versions {
 		if ver.BuildStatus == "queued" || ver.BuildStatus == "building" {
 			// Scripts follow the build's event stream instead.
 			v.Refresh, v.RefreshNoScript = 5, true
-		}
-	}
-	if !v.IsOwner {
-		for i := range v.Versions {
-			v.Versions[i].BuildLog = "" // build logs go to the owner only
 		}
 	}
 	if v.IsOwner {

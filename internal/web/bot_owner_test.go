@@ -42,14 +42,7 @@ func TestOwnerControls(t *testing.T) {
 	ann.register("ann")
 	bob.register("bob")
 	zipData := goodZip(t)
-	res := ann.upload("", zipData)
-	if res.status != http.StatusSeeOther {
-		t.Fatalf("upload: status %d: %s", res.status, res.body)
-	}
-	var botID int64
-	if _, err := fmt.Sscanf(res.header.Get("Location"), "/bots/%d", &botID); err != nil {
-		t.Fatalf("upload went to %q", res.header.Get("Location"))
-	}
+	botID := ann.uploadBot("", zipData)
 	v1, err := b.st.BotVersionGetByNumber(b.ctx, botID, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -12,8 +12,9 @@ import (
 // The public lists below are read by every visitor alike and are as good
 // a second or two old as the leaderboard: they share its cache and its
 // interval (Config.LeaderboardTTL), so a burst of readers costs one query
-// per list per interval. Pages that their owners act on (a bot's page
-// and history) read the database every time.
+// per list per interval. A bot's page and its history are cached so for
+// every visitor but the bot's owner, who acts on them and reads the
+// database every time (bot.go, history.go).
 
 // cached returns the value under key from c, fetching it when it is
 // missing or older than the cache's interval.

@@ -60,6 +60,20 @@ func (br *browser) upload(name string, data []byte) response {
 	return br.uploadFields(map[string]string{"name": name}, data)
 }
 
+// uploadBot uploads a new bot through the form and returns its id.
+func (br *browser) uploadBot(name string, data []byte) int64 {
+	br.t.Helper()
+	res := br.upload(name, data)
+	if res.status != http.StatusSeeOther {
+		br.t.Fatalf("upload: status %d: %s", res.status, res.body)
+	}
+	var botID int64
+	if _, err := fmt.Sscanf(res.header.Get("Location"), "/bots/%d", &botID); err != nil {
+		br.t.Fatalf("upload went to %q", res.header.Get("Location"))
+	}
+	return botID
+}
+
 func (b *testBundle) blobCount(t *testing.T) int {
 	t.Helper()
 	n := 0
