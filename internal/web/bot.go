@@ -134,6 +134,7 @@ func (h *Handler) botView(r *http.Request) (*page.BotView, error) {
 		if d, err = h.botPageData(ctx, id, hidden, true); err != nil {
 			return nil, err
 		}
+		base.Title = d.bot.Name
 	}
 	// The cached rows are shared between requests: read, never changed.
 	b, versions := d.bot, d.versions

@@ -28,7 +28,7 @@ func TestBotPagesCachedForVisitors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const buildLog = "the build log of Before"
+	const buildLog = "the build log of version 1"
 	if err := b.st.BotVersionFinishBuild(b.ctx, v1.ID, store.BuildResult{OK: true, Log: buildLog, ArtifactKey: "a"}); err != nil {
 		t.Fatal(err)
 	}
@@ -63,8 +63,8 @@ func TestBotPagesCachedForVisitors(t *testing.T) {
 			}
 		}
 		body := get(ann, p)
-		if !strings.Contains(body, "After") {
-			t.Errorf("%s: the owner's page is not read afresh", p)
+		if !strings.Contains(body, "After") || strings.Contains(body, "Before") {
+			t.Errorf("%s: the owner's page is not read afresh, its title included", p)
 		}
 		if p == pages[0] && !strings.Contains(body, buildLog) {
 			t.Errorf("%s: the owner's fresh page lacks the build log", p)

@@ -41,6 +41,7 @@ func (h *Handler) botHistory(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, r, err)
 			return
 		}
+		base.Title = "History of " + d.bot.Name
 	}
 	rows := d.rows
 	h.render(w, r, http.StatusOK, page.BotHistory(page.BotHistoryView{
