@@ -64,10 +64,12 @@ func (s *Store) BuildLogChunks(ctx context.Context, versionID int64, from int) (
 }
 
 // BuildEventsListen holds one connection listening on build_events and
-// calls fn for every event until ctx ends or the connection fails. Each
-// portal process needs only one, however many pages follow builds.
-func (s *Store) BuildEventsListen(ctx context.Context, fn func(BuildEvent)) error {
-	return s.listen(ctx, buildEventsChannel, func(payload []byte) {
+// calls fn for every event until ctx ends or the connection fails, and
+// ready (when not nil) once it listens: what was committed before is not
+// announced. Each portal process needs only one, however many pages
+// follow builds.
+func (s *Store) BuildEventsListen(ctx context.Context, ready func(), fn func(BuildEvent)) error {
+	return s.listenReady(ctx, buildEventsChannel, ready, func(payload []byte) {
 		var ev BuildEvent
 		if json.Unmarshal(payload, &ev) == nil && ev.Version > 0 {
 			fn(ev)

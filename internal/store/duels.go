@@ -248,9 +248,11 @@ type DuelEvent struct {
 const duelEventsChannel = "duel_events"
 
 // DuelEventsListen holds one connection listening on duel_events and
-// calls fn for every event until ctx ends or the connection fails.
-func (s *Store) DuelEventsListen(ctx context.Context, fn func(DuelEvent)) error {
-	return s.listen(ctx, duelEventsChannel, func(payload []byte) {
+// calls fn for every event until ctx ends or the connection fails, and
+// ready (when not nil) once it listens: what was committed before is not
+// announced.
+func (s *Store) DuelEventsListen(ctx context.Context, ready func(), fn func(DuelEvent)) error {
+	return s.listenReady(ctx, duelEventsChannel, ready, func(payload []byte) {
 		var ev DuelEvent
 		if json.Unmarshal(payload, &ev) == nil && ev.Duel > 0 {
 			fn(ev)

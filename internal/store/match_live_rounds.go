@@ -108,10 +108,12 @@ func (s *Store) MatchLiveRounds(ctx context.Context, matchID int64, from int) ([
 }
 
 // MatchEventsListen holds one connection listening on match_events and
-// calls fn for every event until ctx ends or the connection fails. Each
-// portal process needs only one, however many pages follow matches.
-func (s *Store) MatchEventsListen(ctx context.Context, fn func(MatchEvent)) error {
-	return s.listen(ctx, matchEventsChannel, func(payload []byte) {
+// calls fn for every event until ctx ends or the connection fails, and
+// ready (when not nil) once it listens: what was committed before is not
+// announced. Each portal process needs only one, however many pages
+// follow matches.
+func (s *Store) MatchEventsListen(ctx context.Context, ready func(), fn func(MatchEvent)) error {
+	return s.listenReady(ctx, matchEventsChannel, ready, func(payload []byte) {
 		var ev MatchEvent
 		if json.Unmarshal(payload, &ev) == nil && ev.Match > 0 {
 			fn(ev)

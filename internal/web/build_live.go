@@ -32,9 +32,25 @@ func newBuildHub(st *store.Store, logger *slog.Logger) *buildHub {
 
 // run listens until ctx ends, reconnecting after a failure.
 func (h *buildHub) run(ctx context.Context) {
-	h.fanout.run(ctx, h.logger, "build events", func(ctx context.Context) error {
-		return h.store.BuildEventsListen(ctx, func(ev store.BuildEvent) { h.dispatch(ctx, ev) })
-	})
+	h.fanout.run(ctx, h.logger, "build events", func(ctx context.Context, ready func()) error {
+		return h.store.BuildEventsListen(ctx, ready, func(ev store.BuildEvent) { h.dispatch(ctx, ev) })
+	}, h.resync)
+}
+
+// resync brings the streams of build versionID up to date after the
+// listener missed its events: the chunks written meanwhile, or the end.
+func (h *buildHub) resync(ctx context.Context, versionID int64) {
+	v, err := h.store.BotVersionGetByID(ctx, versionID)
+	if err != nil {
+		h.logger.WarnContext(ctx, "live: build status", "version_id", versionID, "err", err)
+		return
+	}
+	if buildOver(v.BuildStatus) {
+		h.dispatch(ctx, store.BuildEvent{Version: versionID, Status: v.BuildStatus})
+		return
+	}
+	seq := 0 // any chunk number: the chunks are read from the last one read
+	h.dispatch(ctx, store.BuildEvent{Version: versionID, Seq: &seq})
 }
 
 func (h *buildHub) watch(versionID int64) (chan sseEvent, func()) {
@@ -103,9 +119,26 @@ func (h *Handler) buildEvents(w http.ResponseWriter, r *http.Request) {
 	}
 	ch, stop := h.builds.watch(ver.ID)
 	defer stop()
-	// The build may have ended between reading it and watching it.
-	now, err := h.store.BotVersionGetByID(ctx, ver.ID)
+	// The build may have ended between reading it and watching it. Its
+	// status and the owner's chunks are read in one snapshot: the end of
+	// a build deletes its chunks in the transaction that records it, so a
+	// build still running here has all its chunks here.
+	var (
+		now    *store.BotVersion
+		chunks []store.BuildLogChunk
+	)
+	err = h.store.InSnapshot(ctx, func(st *store.Store) error {
+		var err error
+		if now, err = st.BotVersionGetByID(ctx, ver.ID); err != nil || buildOver(now.BuildStatus) || !owner {
+			return err
+		}
+		chunks, err = st.BuildLogChunks(ctx, ver.ID, 0)
+		return err
+	})
 	if err != nil {
+		if ctx.Err() == nil {
+			h.logger.WarnContext(ctx, "live: build status", "version_id", ver.ID, "err", err)
+		}
 		return
 	}
 	if buildOver(now.BuildStatus) {
@@ -120,7 +153,7 @@ func (h *Handler) buildEvents(w http.ResponseWriter, r *http.Request) {
 	if n, err := strconv.Atoi(r.Header.Get("Last-Event-ID")); err == nil && n >= 0 {
 		next = n + 1
 	}
-	h.followBuild(ctx, sse, ch, ver.ID, owner, next)
+	h.followBuild(ctx, sse, ch, ver.ID, owner, next, chunks)
 }
 
 // buildVersion is the bot version the request names, with its bot's owner.
@@ -154,50 +187,53 @@ func (h *Handler) buildVersion(r *http.Request) (ownerID int64, ver *store.BotVe
 }
 
 // followBuild streams a running build's events from ch until it ends: to
-// its owner, the log from chunk next on, read back from the database
-// whenever the stream falls behind the fan-out, and at the end the part of
-// the recorded log it still lacks.
-func (h *Handler) followBuild(ctx context.Context, sse *sseStream, ch <-chan sseEvent, versionID int64, owner bool, next int) {
+// its owner, the log from chunk next on (starting with chunks, the build's
+// chunks when the stream began), read back from the database whenever
+// the stream falls behind the fan-out, and at the end the part of the
+// recorded log it still lacks.
+func (h *Handler) followBuild(ctx context.Context, sse *sseStream, ch <-chan sseEvent, versionID int64, owner bool, next int, chunks []store.BuildLogChunk) {
 	// The chunks go when the build ends, possibly before the fan-out has
 	// read the last of them, so the stream keeps what it needs to finish
 	// the log from the record: the chunks the client has (0 to next-1),
-	// their length and a hash of their text. A client that reconnects
-	// after chunk n has its chunks counted on connecting; known is false
-	// until they are.
-	had, sum, known := 0, fnv.New64a(), next == 0
+	// their length and a hash of their text. A reconnecting client's
+	// earlier chunks are counted from chunks; known is false if some of
+	// them were missing.
+	had, sum := 0, fnv.New64a()
 	add := func(text string) {
 		had += len(text)
 		sum.Write([]byte(text))
 	}
-	// catchUp reads the chunks the client lacks from the database: on
-	// connecting, and after it fell behind the fan-out.
-	catchUp := func() []sseEvent {
-		from := next
-		if !known {
-			from = 0
-		}
-		chunks, err := h.store.BuildLogChunks(ctx, versionID, from)
-		if err != nil {
-			h.logger.WarnContext(ctx, "live: build log", "version_id", versionID, "err", err)
-			return nil
-		}
+	// take counts the chunks the client has and returns those it lacks.
+	take := func(chunks []store.BuildLogChunk) []sseEvent {
 		var out []sseEvent
-		before := next
-		earlier := 0
 		for _, c := range chunks {
-			if c.Seq < next {
-				earlier++ // a reconnecting client's, counted once
-			} else {
+			if c.Seq >= next {
 				out = append(out, logEvent(c))
 				next = c.Seq + 1
 			}
 			add(c.Text)
 		}
-		known = known || earlier == before
 		return out
 	}
+	earlier := 0
+	for _, c := range chunks {
+		if c.Seq < next {
+			earlier++
+		}
+	}
+	known := earlier == next
+	// catchUp reads the chunks the client lacks from the database, after
+	// the stream fell behind the fan-out.
+	catchUp := func() []sseEvent {
+		chunks, err := h.store.BuildLogChunks(ctx, versionID, next)
+		if err != nil {
+			h.logger.WarnContext(ctx, "live: build log", "version_id", versionID, "err", err)
+			return nil
+		}
+		return take(chunks)
+	}
 	if owner {
-		for _, ev := range catchUp() {
+		for _, ev := range take(chunks) {
 			if !sse.send(ev) {
 				return
 			}

@@ -131,8 +131,11 @@ type duelHub struct {
 func newDuelHub(h *Handler) *duelHub { return &duelHub{h: h, fanout: newFanout[struct{}]()} }
 
 func (d *duelHub) run(ctx context.Context) {
-	d.fanout.run(ctx, d.h.logger, "duel events", func(ctx context.Context) error {
-		return d.h.store.DuelEventsListen(ctx, func(ev store.DuelEvent) { d.dispatch(ctx, ev) })
+	d.fanout.run(ctx, d.h.logger, "duel events", func(ctx context.Context, ready func()) error {
+		return d.h.store.DuelEventsListen(ctx, ready, func(ev store.DuelEvent) { d.dispatch(ctx, ev) })
+	}, func(ctx context.Context, id int64) {
+		// A duel's event reads its state afresh.
+		d.dispatch(ctx, store.DuelEvent{Duel: id})
 	})
 }
 

@@ -48,9 +48,21 @@ func newFanout[S any]() *fanout[S] {
 }
 
 // run calls listen until ctx ends, again a second after each failure.
-func (f *fanout[S]) run(ctx context.Context, logger *slog.Logger, what string, listen func(context.Context) error) {
+// Each time the listener is ready, resync is called for every topic
+// watched: the events committed while nobody listened (before the first
+// connection, or during a reconnection) were never announced, and a
+// stream waiting for a build's or a match's end would wait forever.
+func (f *fanout[S]) run(ctx context.Context, logger *slog.Logger, what string,
+	listen func(ctx context.Context, ready func()) error, resync func(ctx context.Context, id int64)) {
 	defer close(f.done)
-	store.KeepListening(ctx, time.Second, listen, func(err error) { logger.WarnContext(ctx, "live: "+what, "err", err) })
+	ready := func() {
+		for _, id := range f.ids() {
+			resync(ctx, id)
+		}
+	}
+	store.KeepListening(ctx, time.Second,
+		func(ctx context.Context) error { return listen(ctx, ready) },
+		func(err error) { logger.WarnContext(ctx, "live: "+what, "err", err) })
 }
 
 // watch subscribes a stream to topic id; init makes the topic's state when

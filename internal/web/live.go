@@ -54,9 +54,26 @@ func (h *liveHub) run(ctx context.Context) {
 			}
 		}
 	})
-	h.fanout.run(ctx, h.logger, "match events", func(ctx context.Context) error {
-		return h.store.MatchEventsListen(ctx, func(ev store.MatchEvent) { h.dispatch(ctx, ev) })
-	})
+	h.fanout.run(ctx, h.logger, "match events", func(ctx context.Context, ready func()) error {
+		return h.store.MatchEventsListen(ctx, ready, func(ev store.MatchEvent) { h.dispatch(ctx, ev) })
+	}, h.resync)
+}
+
+// resync brings the streams of match id up to date after the listener
+// missed its events: the rounds published meanwhile, or the end.
+func (h *liveHub) resync(ctx context.Context, id int64) {
+	m, err := h.store.MatchDetailGet(ctx, id)
+	if err != nil {
+		h.logger.WarnContext(ctx, "live: match status", "match_id", id, "err", err)
+		return
+	}
+	switch {
+	case ended(m.Status):
+		h.dispatch(ctx, store.MatchEvent{Match: id, Status: m.Status})
+	case m.Status == "running":
+		round := 0 // any round: the rounds are read from the last one read
+		h.dispatch(ctx, store.MatchEvent{Match: id, Round: &round})
+	}
 }
 
 // announce tells the workers that the matches ids are followed: a worker

@@ -29,6 +29,7 @@ import (
 // testBundle is one test's portal on a fresh database.
 type testBundle struct {
 	ctx   context.Context
+	pool  *pgxpool.Pool
 	st    *store.Store
 	blobs *blob.Bucket
 	queue *recordingQueue
@@ -139,7 +140,7 @@ func startPortalOn(t *testing.T, pool *pgxpool.Pool, inspect botupload.Inspector
 	liveCtx, stopLive := context.WithCancel(ctx)
 	go h.RunLive(liveCtx)
 	t.Cleanup(stopLive)
-	return &testBundle{ctx: ctx, st: st, blobs: blobs, srv: srv}
+	return &testBundle{ctx: ctx, pool: pool, st: st, blobs: blobs, srv: srv}
 }
 
 func (q *recordingQueue) matchIDs() []int64 {
