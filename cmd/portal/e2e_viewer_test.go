@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -100,6 +101,35 @@ func TestBrowserViewer(t *testing.T) {
 		return id
 	}
 
+	// followLive polls the page until cond holds while match id is played.
+	// Each poll notes what the page shows, in session storage, which
+	// survives a reload: if the wait fails, the test says what the page
+	// went through and how the match was played.
+	followLive := func(what string, id int64, cond string) {
+		t.Helper()
+		traced := `(() => {
+			const v = document.getElementById("viewer"), b = document.querySelector(".live-badge");
+			const now = (v ? "round " + v.dataset.index : "waiting") +
+				(window.notReloaded === true ? "" : ", reloaded") + (b && !b.hidden ? ", live" : "");
+			const log = sessionStorage.getItem("trace") || "";
+			if (!log.endsWith(" " + now + "\n")) sessionStorage.setItem("trace", log + new Date().toISOString() + " " + now + "\n");
+			return ` + cond + `;
+		})()`
+		run("clear the trace", chromedp.Evaluate[chromedp.Void](`sessionStorage.removeItem("trace")`))
+		d.begin(what)
+		ctx, cancel := context.WithTimeout(browser, 3*time.Minute)
+		defer cancel()
+		if err := chromedp.Do(ctx, chromedp.Poll[chromedp.Void](traced, chromedp.WithPollingTimeout(3*time.Minute))); err != nil {
+			trace, _ := chromedp.Run(browser, chromedp.Evaluate[string](`sessionStorage.getItem("trace") || ""`))
+			var status, times string
+			_ = conn.QueryRow(ctx, `SELECT m.status, coalesce(m.started_at::text, '-') || ' to ' || coalesce(m.finished_at::text, '-') ||
+				', attempts ' || coalesce((SELECT max(attempt) FROM river_job WHERE kind = 'match' AND (args->>'match_id')::bigint = m.id)::text, '-')
+				FROM matches m WHERE m.id = $1`, id).Scan(&status, &times)
+			d.fail(what, fmt.Errorf("%w\nmatch %d: %s, %s\nthe page, poll by poll:\n%s", err, id, status, times, trace))
+		}
+		d.begin("")
+	}
+
 	// Live: the page of a match just queued waits, then follows the rounds
 	// as the worker plays them, without reloading, until the match ends.
 	// The 7×7 map keeps the match short for the Python starters; the
@@ -110,9 +140,7 @@ func TestBrowserViewer(t *testing.T) {
 	run("open the queued match", navigate(liveURL), chromedp.WaitVisible(`#viewer .frame-name`))
 	run("mark the page", chromedp.Evaluate[chromedp.Void](`window.notReloaded = true`))
 	first := index()
-	run("a later round arrives live",
-		chromedp.Poll[chromedp.Void](fmt.Sprintf(`+document.getElementById("viewer").dataset.index > %d + 2 && window.notReloaded === true`, first),
-			chromedp.WithPollingTimeout(3*time.Minute)))
+	followLive("a later round arrives live", live, fmt.Sprintf(`+document.getElementById("viewer").dataset.index > %d + 2 && window.notReloaded === true`, first))
 	if badge := eval("the live badge", `document.querySelector(".live-badge").hidden ? 0 : 1`); badge != 1 {
 		t.Errorf("no live badge while the match runs")
 	}
@@ -130,9 +158,7 @@ func TestBrowserViewer(t *testing.T) {
 		run("open the queued "+g.game+" match", navigate(url), chromedp.WaitVisible(`#viewer .frame-name`))
 		run("mark the page", chromedp.Evaluate[chromedp.Void](`window.notReloaded = true`))
 		first := index()
-		run("a later "+g.game+" step arrives live",
-			chromedp.Poll[chromedp.Void](fmt.Sprintf(`+document.getElementById("viewer").dataset.index > %d + 2 && window.notReloaded === true && !document.querySelector(".live-badge").hidden`, first),
-				chromedp.WithPollingTimeout(3*time.Minute)))
+		followLive("a later "+g.game+" step arrives live", id, fmt.Sprintf(`+document.getElementById("viewer").dataset.index > %d + 2 && window.notReloaded === true && !document.querySelector(".live-badge").hidden`, first))
 		shot(g.game + "-live")
 		// The step shown is the last played so far, not the match's end.
 		if step := d.get("the "+g.game+" step shown", chromedp.Text(chromedp.CSS(`#frame`))); strings.Contains(step, " wins.") || strings.Contains(step, "ends in a draw") || strings.Contains(step, " of 0") {
