@@ -93,6 +93,10 @@ type Result struct {
 	// it per cgroup (no cgroup v2 hierarchy, no PSI, no cgroups).
 	Stall      time.Duration
 	StallKnown bool
+	// ProcessLimitHit is set when a fork failed while the command ran
+	// because its processes were at Limits.Processes (the cgroup's
+	// pids.events): its processes crowded one another for the CPUs.
+	ProcessLimitHit bool
 }
 
 // Process is a started long-lived command whose standard streams the caller

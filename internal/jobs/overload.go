@@ -23,7 +23,10 @@ import (
 // benefit of the doubt. A command killed at its wall-time limit that waited
 // that long while it got little CPU itself was starved; the match stops
 // with a platform error (which wraps command.ErrPlatform, as a sandbox that
-// refused does) and is played again later. A bot that spends its time
+// refused does) and is played again later. Where only the machine's
+// pressure is measured, a command that filled its process limit (a fork
+// bomb) is at fault: its own processes crowd the CPUs, and the machine's
+// pressure they cause is no sign of a busy machine. A bot that spends its time
 // computing (its CPU time is at least half its wall time, whatever the
 // load) or sleeping on a quiet machine is at fault, and its time-out counts
 // as the rule set says.
@@ -82,6 +85,9 @@ func (g overloadGuard) Run(ctx context.Context, c sandbox.Cmd) (sandbox.Result, 
 	}
 	stall, limit := res.Stall, overloadOwnStall
 	if !res.StallKnown {
+		if res.ProcessLimitHit {
+			return res, nil
+		}
 		limit = overloadStall
 		after, ok := g.stall()
 		if !machineOK || !ok {

@@ -34,6 +34,10 @@ func TestOverloadGuard(t *testing.T) {
 		{"computing while the machine is busy", sandbox.Result{TimedOut: true, Wall: wall, CPU: 1900 * time.Millisecond}, 900 * time.Millisecond, true, false},
 		{"answered in time", sandbox.Result{Wall: 200 * time.Millisecond}, 200 * time.Millisecond, true, false},
 		{"no pressure measured", sandbox.Result{TimedOut: true, Wall: wall}, wall, false, false},
+		// A fork bomb's processes crowd the CPUs themselves: the machine's
+		// pressure is theirs.
+		{"starved at its process limit, only the machine's pressure measured",
+			sandbox.Result{TimedOut: true, Wall: wall, CPU: 100 * time.Millisecond, ProcessLimitHit: true}, 900 * time.Millisecond, true, false},
 		// Where the sandbox measured the bot's own processes' wait (cgroup
 		// v2), the machine's does not matter.
 		{"sleeping on a busy machine, own wait measured",
@@ -48,6 +52,9 @@ func TestOverloadGuard(t *testing.T) {
 		{"starved, own wait measured, no machine-wide PSI",
 			sandbox.Result{TimedOut: true, Wall: wall, CPU: 100 * time.Millisecond, Stall: 700 * time.Millisecond, StallKnown: true},
 			0, false, true},
+		{"starved at its process limit, own wait measured",
+			sandbox.Result{TimedOut: true, Wall: wall, CPU: 100 * time.Millisecond, Stall: 700 * time.Millisecond, StallKnown: true, ProcessLimitHit: true},
+			900 * time.Millisecond, true, true},
 		{"computing, own wait measured",
 			sandbox.Result{TimedOut: true, Wall: wall, CPU: 900 * time.Millisecond, Stall: 900 * time.Millisecond, StallKnown: true},
 			900 * time.Millisecond, true, false},

@@ -371,6 +371,7 @@ func (b *Bwrap) watchProc(ctx context.Context, p *proc, mounts []Mount, since un
 	if cg != nil {
 		p.cpu = cg.cpu
 		p.stall = cg.stall
+		p.processLimitHit = func() bool { return cg.forkFailures() > 0 }
 		p.memoryExceeded = func() bool { return cg.memoryExceeded() || memKilled.Load() }
 	}
 	p.cleanup = func() {

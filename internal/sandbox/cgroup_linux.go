@@ -220,6 +220,20 @@ func (cs *cgroupSet) stall() (time.Duration, bool) {
 	return ParsePressure(b, "full")
 }
 
+// forkFailures is how many forks in the cgroup failed because its
+// processes were at its process limit (the "max" line of pids.events).
+func (cs *cgroupSet) forkFailures() int64 {
+	d, v2 := cs.dirs[unified]
+	if !v2 {
+		d = cs.dirs["pids"]
+	}
+	if d == "" {
+		return 0
+	}
+	n, _ := cs.readKeyed(filepath.Join(d, "pids.events"), "max")
+	return n
+}
+
 // memoryExceeded reports whether the kernel killed a process of the cgroup
 // for going over its memory limit.
 func (cs *cgroupSet) memoryExceeded() bool {

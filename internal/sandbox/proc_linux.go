@@ -36,6 +36,9 @@ type proc struct {
 	// stall reads how long the tree's processes waited for a CPU (its own
 	// cgroup's, so from zero), where the kernel measures it.
 	stall func() (time.Duration, bool)
+	// processLimitHit, when set, reports whether a fork failed at the
+	// process limit.
+	processLimitHit func() bool
 	// memoryExceeded, when set, reports whether the memory limit was hit.
 	memoryExceeded func() bool
 	// watchdog, when set, is polled while the command runs; a non-empty
@@ -226,6 +229,9 @@ func (p *proc) finish(wall time.Duration, waitErr error) {
 	}
 	if p.stall != nil {
 		r.Stall, r.StallKnown = p.stall()
+	}
+	if p.processLimitHit != nil {
+		r.ProcessLimitHit = p.processLimitHit()
 	}
 	if p.stdout != nil {
 		var trunc bool

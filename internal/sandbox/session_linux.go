@@ -60,6 +60,9 @@ type Session struct {
 	// gone; nil when none are pending. See unmountLater.
 	unmounted chan struct{}
 	stats     SessionStats
+	// forkFailures is the session cgroup's count of forks failed at its
+	// process limit, as of the last command's end.
+	forkFailures int64
 	// nice is the worker's nice value, at which every command runs; the
 	// supervisor runs higher (supervisorBoost).
 	nice int

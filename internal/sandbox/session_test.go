@@ -395,7 +395,26 @@ func TestSessionLimitsOutsideTheSession(t *testing.T) {
 		if !strings.Contains(strings.ToLower(string(r.Stderr)), "fork") {
 			t.Errorf("forty processes started under a limit of twelve: exit %d, stderr %q", r.ExitCode, r.Stderr)
 		}
+		if !r.ProcessLimitHit {
+			t.Errorf("the result does not say the process limit was hit: %+v", r)
+		}
 	}
+	t.Run("a turn of the session", func(t *testing.T) {
+		s, _ := newFolderSession(t, b, limits)
+		r, err := s.Run(context.Background(), forks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refused(t, r)
+		// The next turn forks nothing: the limit hit was the last one's.
+		r, err = s.Run(context.Background(), Cmd{Args: []string{"/bin/true"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.ProcessLimitHit {
+			t.Errorf("a turn that forked nothing is said to have hit the process limit: %+v", r)
+		}
+	})
 	t.Run("after the session broke", func(t *testing.T) {
 		s, _ := newFolderSession(t, b, limits)
 		s.breakSession()

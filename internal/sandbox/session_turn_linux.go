@@ -122,6 +122,11 @@ func (s *Session) measure(r *Result, w *turnWatch, over bool) {
 		if s.cg.oomKills() > w.oom0 {
 			r.MemoryExceeded = true
 		}
+		// Read once a turn, at its end: only this turn's command forked
+		// since the last reading.
+		if n := s.cg.forkFailures(); n > s.forkFailures {
+			r.ProcessLimitHit, s.forkFailures = true, n
+		}
 	}
 	if over {
 		w.apply(r)
