@@ -10,6 +10,7 @@ import (
 
 	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/store"
+	"github.com/broadside/broadside/web/page"
 )
 
 // maxCachedEntries bounds the cache; past it, it starts afresh.
@@ -55,6 +56,31 @@ func (c *leaderboardCache) get(ctx context.Context, st *store.Store, game string
 	}
 	p := v.(leaderboardPage)
 	return p.rows, p.total, nil
+}
+
+// table returns a leaderboard page drawn as its table
+// (page.RenderLeaderboardTable) and the number of rows of the whole
+// leaderboard, from the cache when fresh: drawing the table was most of
+// what a cached leaderboard cost to serve.
+func (c *leaderboardCache) table(ctx context.Context, st *store.Store, game string, limit, offset int) (string, int, error) {
+	v, err := c.load(ctx, fmt.Sprintf("table/%s/%d/%d", game, limit, offset), func(ctx context.Context) (any, error) {
+		rows, total, err := c.get(ctx, st, game, limit, offset)
+		if err != nil {
+			return nil, err
+		}
+		html, err := page.RenderLeaderboardTable(ctx, rows)
+		return drawnPage{html: html, total: total}, err
+	})
+	if err != nil {
+		return "", 0, err
+	}
+	p := v.(drawnPage)
+	return p.html, p.total, nil
+}
+
+type drawnPage struct {
+	html  string
+	total int
 }
 
 // queue returns a game's ladder queue as fetch reads it, from the cache

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,6 +35,31 @@ func TestLeaderboardCache(t *testing.T) {
 	rows, total, err := c.get(ctx, st, "entelect", 50, 0)
 	if err != nil || total != 2 || len(rows) != 2 {
 		t.Fatalf("after the interval: total %d, %d rows, %v; want both bots", total, len(rows), err)
+	}
+}
+
+// TestLeaderboardCacheTable: the drawn table is kept like the rows it
+// draws, and drawn again after the interval.
+func TestLeaderboardCacheTable(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, owner := cacheTestStore(t)
+	clock := time.Unix(1_000_000, 0)
+	c := newLeaderboardCache(2*time.Second, func() time.Time { return clock })
+
+	cacheTestBot(t, st, owner, "Pequod")
+	html, total, err := c.table(ctx, st, "entelect", 50, 0)
+	if err != nil || total != 1 || !strings.Contains(html, "Pequod") || !strings.Contains(html, "<table>") {
+		t.Fatalf("first table: total %d, %v:\n%s", total, err, html)
+	}
+	cacheTestBot(t, st, owner, "Rachel")
+	clock = clock.Add(time.Second)
+	if html, total, _ = c.table(ctx, st, "entelect", 50, 0); total != 1 || strings.Contains(html, "Rachel") {
+		t.Fatalf("within the interval: total %d, want the cached table of one bot:\n%s", total, html)
+	}
+	clock = clock.Add(2 * time.Second)
+	if html, total, _ = c.table(ctx, st, "entelect", 50, 0); total != 2 || !strings.Contains(html, "Rachel") {
+		t.Fatalf("after the interval: total %d, want both bots drawn:\n%s", total, html)
 	}
 }
 

@@ -58,7 +58,7 @@ func (h *Handler) leaderboard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	n := pageNumber(r)
-	rows, total, err := h.board.get(r.Context(), h.store, game, leaderboardPageSize, (n-1)*leaderboardPageSize)
+	table, total, err := h.board.table(r.Context(), h.store, game, leaderboardPageSize, (n-1)*leaderboardPageSize)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -69,7 +69,7 @@ func (h *Handler) leaderboard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.render(w, r, http.StatusOK, page.Leaderboard(page.LeaderboardView{
-		Base: h.base(r, "Leaderboard"), Game: game, Games: h.cfg.Games, Rows: rows, Queue: queue, Playing: h.playing(r, game),
+		Base: h.base(r, "Leaderboard"), Game: game, Games: h.cfg.Games, Table: table, Queue: queue, Playing: h.playing(r, game),
 		Pager: page.Pager{Page: n, HasPrev: n > 1, HasNext: n*leaderboardPageSize < total, Query: "game=" + game + "&"},
 	}))
 }

@@ -3,6 +3,8 @@
 package page
 
 import (
+	"context"
+	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -66,11 +68,25 @@ type LeaderboardView struct {
 	Game  string
 	Games []string
 	Rows  []store.LeaderboardRow
+	// Table, when set, is the table of Rows already drawn
+	// (RenderLeaderboardTable), as the portal keeps it for every visitor
+	// of a cached page.
+	Table string
 	Pager Pager
 	// Queue is the ladder's queue depth; nil when it could not be read.
 	Queue *competition.LadderQueue
 	// Playing are the game's matches being played now.
 	Playing []store.MatchRow
+}
+
+// RenderLeaderboardTable draws the leaderboard table of rows, for
+// LeaderboardView.Table.
+func RenderLeaderboardTable(ctx context.Context, rows []store.LeaderboardRow) (string, error) {
+	var b strings.Builder
+	if err := leaderboardTable(rows).Render(ctx, &b); err != nil {
+		return "", fmt.Errorf("draw the leaderboard: %w", err)
+	}
+	return b.String(), nil
 }
 
 // RatingEventsView is a game's rating events of one UTC day.
