@@ -243,6 +243,10 @@ var hostileCases = []struct {
 		if !r.TimedOut && !r.CPUExceeded {
 			t.Errorf("want timed out or CPU exceeded: %+v", r)
 		}
+		// The worker's overload guard reads it (internal/jobs).
+		if !r.ProcessLimitHit {
+			t.Errorf("the result does not say the process limit was hit: %+v", r)
+		}
 	}},
 	{name: "net_postgres", check: wantCommand},
 	{name: "net_loopback", check: wantCommand},
