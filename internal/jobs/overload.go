@@ -46,11 +46,13 @@ const (
 type overloadError struct {
 	stall float64
 	wall  time.Duration
+	// cpu is the CPU time the bot had in its wall time.
+	cpu time.Duration
 }
 
 func (e *overloadError) Error() string {
-	return fmt.Sprintf("a bot ran out of its %s while the machine was overloaded (tasks waited for a CPU %.0f%% of that time)",
-		e.wall.Round(time.Millisecond), 100*e.stall)
+	return fmt.Sprintf("a bot ran out of its %s while the machine was overloaded (tasks waited for a CPU %.0f%% of that time; the bot had %s of CPU)",
+		e.wall.Round(time.Millisecond), 100*e.stall, e.cpu.Round(time.Millisecond))
 }
 
 func (e *overloadError) Unwrap() error { return command.ErrPlatform }
@@ -97,7 +99,7 @@ func (g overloadGuard) Run(ctx context.Context, c sandbox.Cmd) (sandbox.Result, 
 	}
 	share := float64(stall) / float64(res.Wall)
 	if share >= limit && float64(res.CPU) < overloadCPU*float64(res.Wall) {
-		return res, &overloadError{stall: min(share, 1), wall: res.Wall}
+		return res, &overloadError{stall: min(share, 1), wall: res.Wall, cpu: res.CPU}
 	}
 	return res, nil
 }
