@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -79,6 +80,7 @@ func (ruleSet) Play(ctx context.Context, bots []game.Bot, opts game.Options) (*g
 	}
 	m.logger.Debug("entelect match starting", "size", m.state.N, "replay_dir", m.replay.dir, "tournament", opts.Tournament)
 	playErr := m.play(ctx)
+	m.removeTurnFolders()
 	// Cached files are written even when the match broke off, as the
 	// original flushes its cache after an exception.
 	if err := errors.Join(playErr, m.replay.flush()); err != nil {
@@ -131,7 +133,55 @@ func newMatch(bots []game.Bot, opts game.Options) (*match, error) {
 		return nil, err
 	}
 	m.replay = w
+	if m.together() && w.held != nil {
+		for _, st := range m.seats {
+			st.turnDir = filepath.Join(w.dir, turnsFolder, st.key)
+		}
+	}
 	return m, nil
+}
+
+// turnsFolder, in the replay folder, holds the seats' turn folders
+// (seat.turnDir). The bots never see it: a confined turn is shown only
+// its own round folder.
+const turnsFolder = ".turns"
+
+// takeFolder reads player p's round folder rel after its turn, for the
+// replay (tournament mode only; nil otherwise). A turn folder that could
+// not be emptied is given up: the seat's later rounds use round folders
+// of their own, so nothing left in it is read again. It touches only the
+// seat's own state: the two seats' run at once.
+func (m *match) takeFolder(p int, rel string) *folderTake {
+	if m.replay.held == nil {
+		return nil
+	}
+	st := m.seats[p]
+	// The protocol files are free up to what the engine wrote or reads.
+	free := map[string]int64{"place.txt": maxCmdBytes, "command.txt": maxCmdBytes}
+	for name, n := range st.written {
+		free[name] = n
+	}
+	keep := st.turnDir != ""
+	t := takeFolder(rel, m.roundDir(p, rel), keep, &st.replay, free)
+	if keep && !t.emptied {
+		st.turnDir = ""
+	}
+	return &t
+}
+
+// removeTurnFolders removes the seats' turn folders at the end of the
+// match; what a bot left unremovable stays for the caller's clean-up.
+func (m *match) removeTurnFolders() {
+	_ = os.RemoveAll(filepath.Join(m.replay.dir, turnsFolder))
+}
+
+// roundDir returns where player p's files of the round folder rel are on
+// the host: its turn folder, or the round folder itself.
+func (m *match) roundDir(p int, rel string) string {
+	if d := m.seats[p].turnDir; d != "" {
+		return d
+	}
+	return m.replay.path(rel)
 }
 
 // folder names a round folder as the original does.
@@ -194,7 +244,7 @@ func (m *match) writeRoot() error {
 func (m *match) writePlayerFiles(rel string, p int) error {
 	state, mapText := m.state.PlayerStateJSON(p, m.names), m.state.MapText(p, m.names)
 	m.seats[p].written = map[string]int64{"state.json": int64(len(state)), "map.txt": int64(len(mapText))}
-	return m.replay.writeBotFiles(rel, [2]string{"state.json", "map.txt"}, [2][]byte{state, mapText})
+	return m.replay.writeBotFiles(m.roundDir(p, rel), [2]string{"state.json", "map.txt"}, [2][]byte{state, mapText})
 }
 
 func (m *match) play(ctx context.Context) error {
@@ -353,10 +403,12 @@ func (m *match) writeFinal(ctx context.Context, lastRound string, ran [2]bool) e
 	return nil
 }
 
-// turnResult is one bot's turn: its command and its log.txt so far.
+// turnResult is one bot's turn: its command, its log.txt so far and, in
+// tournament mode, what its round folder gave the replay.
 type turnResult struct {
-	cmd Command
-	log turnLog
+	cmd  Command
+	log  turnLog
+	take *folderTake
 }
 
 // together reports whether the bots of a round may run at once: each is
@@ -374,13 +426,20 @@ func (m *match) together() bool {
 	return true
 }
 
-// runTurn runs player p's bot for the round into t.
+// runTurn runs player p's bot for the round into t, then reads what it
+// left in its round folder: with the bots run at once, while the other
+// one may still be running.
 func (m *match) runTurn(ctx context.Context, p int, round string, t *turnResult) error {
 	st := m.seats[p]
 	st.replay.newRound()
 	var err error
-	t.cmd, err = m.turn(ctx, st, m.replay.path(filepath.Join(round, st.key)), &t.log)
-	return err
+	rel := filepath.Join(round, st.key)
+	t.cmd, err = m.turn(ctx, st, m.replay.path(rel), m.roundDir(p, rel), &t.log)
+	if err != nil {
+		return err
+	}
+	t.take = m.takeFolder(p, rel)
+	return nil
 }
 
 // runTogether runs the bots of the players in has at once.
@@ -404,13 +463,11 @@ func (m *match) finishTurn(st *seat, p int, round string, t turnResult) (Command
 	if n := m.state.Players[p].DoNothings; cmd.Code == DoNothing && n+1 >= 10 {
 		l.add('W', "Bot has done nothing %d rounds in a row; at %d it is killed", n+1, maxDoNothings)
 	}
-	// The protocol files are free up to what the engine wrote or reads.
-	free := map[string]int64{"place.txt": maxCmdBytes, "command.txt": maxCmdBytes}
-	for name, n := range st.written {
-		free[name] = n
-	}
-	for _, n := range m.replay.takeFolder(rel, &st.replay, free) {
-		l.add('W', "%s", n)
+	if t.take != nil {
+		for _, n := range t.take.notes {
+			l.add('W', "%s", n)
+		}
+		m.replay.hold(t.take.files)
 	}
 	st.roundLog = *l
 	if err := m.replay.write(filepath.Join(rel, "log.txt"), l.buf.Bytes()); err != nil {

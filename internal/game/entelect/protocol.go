@@ -43,6 +43,11 @@ type seat struct {
 	// as the engine wrote them, which the bot does not pay for.
 	replay  replayBudget
 	written map[string]int64
+	// turnDir, when set, is the one host folder that holds the seat's
+	// round folder for every turn: confined turns in tournament mode show
+	// it to the bot at the round folder's path, and it is emptied after
+	// each turn, so a round costs no folder made and removed on the host.
+	turnDir string
 }
 
 // turnLog collects one turn's log.txt lines.
@@ -61,10 +66,11 @@ func logLine(t time.Time, level byte, msg string) string {
 }
 
 // turn runs player p's bot for the current round with its round folder at
-// dir, and returns its command. Anything the bot does wrong yields a
-// DoNothing whose reason goes to the log; the error is for the match
-// itself (cancelled context).
-func (m *match) turn(ctx context.Context, st *seat, dir string, l *turnLog) (Command, error) {
+// dir, whose files are at host on the host (the same folder, or the seat's
+// turn folder shown at dir), and returns its command. Anything the bot
+// does wrong yields a DoNothing whose reason goes to the log; the error is
+// for the match itself (cancelled context).
+func (m *match) turn(ctx context.Context, st *seat, dir, host string, l *turnLog) (Command, error) {
 	if st.bot.LoadError != nil {
 		l.add('E', "Bot could not be loaded, it does nothing: %v", st.bot.LoadError)
 		return Command{}, nil
@@ -77,7 +83,7 @@ func (m *match) turn(ctx context.Context, st *seat, dir string, l *turnLog) (Com
 	cmd := command.Cmd{
 		Args:   args,
 		Dir:    st.bot.Dir,
-		Mounts: []command.Mount{{Source: dir, Writable: true}},
+		Mounts: []command.Mount{{Source: host, Target: dir, Writable: true}},
 		Limits: command.Limits{OutputBytes: maxOutput},
 	}
 	if !m.opts.NoLimit {
@@ -141,7 +147,7 @@ func (m *match) turn(ctx context.Context, st *seat, dir string, l *turnLog) (Com
 		l.add('W', "Bot ended badly (exit code %d%s%s); reading its command anyway", res.ExitCode,
 			prefixed(", signal ", res.Signal), map[bool]string{true: ", memory limit exceeded"}[res.MemoryExceeded])
 	}
-	return readCommand(dir, l), nil
+	return readCommand(host, l), nil
 }
 
 // readCommand reads place.txt, else command.txt, from a round folder: the

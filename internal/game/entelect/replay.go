@@ -63,6 +63,9 @@ type replayWriter struct {
 	zipTo   io.Writer
 	// flater compresses the archive's entries one after the other.
 	flater *flate.Writer
+	// sealing delivers the end of the files being put into the archive in
+	// the background (seal); nil when none are.
+	sealing chan error
 }
 
 // heldFile is a file of the replay and when it was written.
@@ -137,13 +140,13 @@ func (w *replayWriter) writeNow(rel string, data []byte) error {
 	return writeFile(w.dir, rel, data)
 }
 
-// writeBotFiles writes the files a bot reads into its round folder rel,
-// at once. Creating files and folders is most of what a round costs the
-// worker, so it is done with as few system calls as the bot's safety
-// allows: the folder made once, each file created exclusively (a symbolic
-// link the bot left there is replaced, never followed), nothing synced.
-func (w *replayWriter) writeBotFiles(rel string, names [2]string, data [2][]byte) error {
-	dir := w.path(rel)
+// writeBotFiles writes the files a bot reads into its round folder, at
+// dir on the host, at once. Creating files and folders is most of what a
+// round costs the worker, so it is done with as few system calls as the
+// bot's safety allows: the folder made when missing, each file created
+// exclusively (a symbolic link the bot left there is replaced, never
+// followed), nothing synced.
+func (w *replayWriter) writeBotFiles(dir string, names [2]string, data [2][]byte) error {
 	if err := makeFolder(dir); err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
@@ -191,19 +194,28 @@ func writeFile(root, rel string, data []byte) error {
 	return nil
 }
 
-// takeFolder takes what a bot's round folder holds into the held files
-// and removes the round folder (tournament mode only). Regular files are
-// kept within the caps of b; free gives the protocol files' allowances.
-// The returned notes, for the bot's log, say what was left out. What the
-// bot did to its own folder never stops the match.
-func (w *replayWriter) takeFolder(rel string, b *replayBudget, free map[string]int64) []string {
-	if w.held == nil {
-		return nil
-	}
-	dir := w.path(rel)
+// folderTake is what a bot's round folder gave the replay after a turn.
+type folderTake struct {
+	files []namedFile
+	// notes, for the bot's log, say what was left out.
+	notes []string
+	// emptied is set when a kept folder was emptied.
+	emptied bool
+}
+
+// takeFolder reads what a bot's round folder rel holds, at dir on the
+// host, for the replay (tournament mode only), and removes the folder,
+// or, with keep (a seat's turn folder), everything in it. Regular files
+// are taken within the caps of b; free gives the protocol files'
+// allowances. It touches only the folder and b, so each seat's runs
+// beside the other's; what it took goes to the held files with hold.
+// What the bot did to its own folder never stops the match.
+func takeFolder(rel, dir string, keep bool, b *replayBudget, free map[string]int64) folderTake {
+	var out folderTake
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return []string{fmt.Sprintf("round folder unreadable after the run: %v", err)}
+		out.notes = []string{fmt.Sprintf("round folder unreadable after the run: %v", err)}
+		return out
 	}
 	files := make([]roundFile, 0, len(entries))
 	for _, e := range entries {
@@ -219,24 +231,43 @@ func (w *replayWriter) takeFolder(rel string, b *replayBudget, free map[string]i
 		files = append(files, f)
 	}
 	t := b.take(files, free)
-	notes := t.notes(b)
+	out.notes = t.notes(b)
 	for _, f := range t.keep {
 		data, err := readBotFile(filepath.Join(dir, f.name), int(f.size))
 		if err != nil {
-			notes = append(notes, fmt.Sprintf("replay: %s left out of the replay: %v", f.name, err))
+			out.notes = append(out.notes, fmt.Sprintf("replay: %s left out of the replay: %v", f.name, err))
 			continue
 		}
-		w.held[filepath.ToSlash(filepath.Join(rel, f.name))] = heldFile{data: data, mod: time.Now()}
+		out.files = append(out.files, namedFile{name: filepath.ToSlash(filepath.Join(rel, f.name)),
+			heldFile: heldFile{data: data, mod: time.Now()}})
+	}
+	if keep {
+		if err := emptyFolder(dir, files); err != nil {
+			out.notes = append(out.notes, fmt.Sprintf("round folder could not be emptied after the run: %v", err))
+			return out
+		}
+		out.emptied = true
+		return out
 	}
 	if err := removeFolder(dir, files); err != nil {
-		notes = append(notes, fmt.Sprintf("round folder could not be removed after the run: %v", err))
+		out.notes = append(out.notes, fmt.Sprintf("round folder could not be removed after the run: %v", err))
 	}
-	return notes
+	return out
+}
+
+// hold adds files taken from a round folder to the held files.
+func (w *replayWriter) hold(files []namedFile) {
+	for _, f := range files {
+		w.held[f.name] = f.heldFile
+	}
 }
 
 // seal moves the held files into the archive, all but those in the folder
 // keep (the last round played, whose files the match's end may still
-// write again); without an archive it does nothing.
+// write again); without an archive it does nothing. The files leave the
+// held ones at once and are compressed in the background, beside the
+// next round's turns, where the bots' round would otherwise wait for it;
+// the next seal, and flush, wait for it first and return its error.
 func (w *replayWriter) seal(keep string) error {
 	if w.archive == nil {
 		return nil
@@ -249,16 +280,49 @@ func (w *replayWriter) seal(keep string) error {
 		}
 	}
 	slices.Sort(names)
-	for _, name := range names {
-		f := w.held[name]
-		zf, err := w.archive.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: f.mod})
+	batch := make([]namedFile, len(names))
+	for i, name := range names {
+		batch[i] = namedFile{name: name, heldFile: w.held[name]}
+		delete(w.held, name)
+	}
+	if err := w.sealed(); err != nil {
+		return err
+	}
+	if len(batch) == 0 {
+		return nil
+	}
+	done := make(chan error, 1)
+	w.sealing = done
+	go func() { done <- w.archiveFiles(batch) }()
+	return nil
+}
+
+// namedFile is a held file and its path in the replay.
+type namedFile struct {
+	name string
+	heldFile
+}
+
+// sealed waits for the files being sealed in the background, if any.
+func (w *replayWriter) sealed() error {
+	if w.sealing == nil {
+		return nil
+	}
+	err := <-w.sealing
+	w.sealing = nil
+	return err
+}
+
+// archiveFiles writes files into the archive, in order.
+func (w *replayWriter) archiveFiles(files []namedFile) error {
+	for _, f := range files {
+		zf, err := w.archive.CreateHeader(&zip.FileHeader{Name: f.name, Method: zip.Deflate, Modified: f.mod})
 		if err != nil {
 			return fmt.Errorf("replay: %w", err)
 		}
 		if _, err := zf.Write(f.data); err != nil {
 			return fmt.Errorf("replay: %w", err)
 		}
-		delete(w.held, name)
 	}
 	return nil
 }
@@ -270,6 +334,7 @@ func (w *replayWriter) flush() error {
 	switch {
 	case w.archive != nil:
 		err := w.seal("")
+		err = errors.Join(err, w.sealed())
 		w.held = nil
 		if err := errors.Join(err, w.archive.Close()); err != nil {
 			return fmt.Errorf("replay: %w", err)
@@ -303,6 +368,24 @@ func removeFolder(dir string, files []roundFile) error {
 	}
 	if err := os.Remove(dir); err != nil {
 		return os.RemoveAll(dir)
+	}
+	return nil
+}
+
+// emptyFolder removes what a turn folder holds, read after the turn, and
+// keeps the folder: one unlink a file. The bot is not running: nothing
+// is added meanwhile, and a folder it made is removed whole without
+// following its links.
+func emptyFolder(dir string, files []roundFile) error {
+	for _, f := range files {
+		p := filepath.Join(dir, f.name)
+		err := os.Remove(p)
+		if err != nil && !f.regular {
+			err = os.RemoveAll(p)
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
 	return nil
 }

@@ -2,8 +2,13 @@ package entelect
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -21,6 +26,9 @@ type meetingRunner struct {
 	arrived      chan struct{}
 	wait         time.Duration
 	met          bool
+	mu           sync.Mutex
+	mounts       []sandbox.Mount // every command's, in order
+	args         [][]string
 }
 
 func (r *meetingRunner) Run(ctx context.Context, c sandbox.Cmd) (sandbox.Result, error) {
@@ -35,6 +43,24 @@ func (r *meetingRunner) Run(ctx context.Context, c sandbox.Cmd) (sandbox.Result,
 	} else {
 		r.second.Do(func() { close(r.arrived) })
 	}
+	r.mu.Lock()
+	r.mounts = append(r.mounts, c.Mounts...)
+	r.args = append(r.args, c.Args)
+	r.mu.Unlock()
+	// A confining runner shows a mount at its target: here a symbolic link
+	// there stands in for it while the command runs.
+	for _, m := range c.Mounts {
+		if m.Target == "" || m.Target == m.Source {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(m.Target), 0o755); err != nil {
+			return sandbox.Result{}, err
+		}
+		if err := os.Symlink(m.Source, m.Target); err != nil {
+			return sandbox.Result{}, err
+		}
+		defer os.Remove(m.Target)
+	}
 	return r.Host.Run(ctx, c)
 }
 
@@ -42,6 +68,7 @@ func (r *meetingRunner) Run(ctx context.Context, c sandbox.Cmd) (sandbox.Result,
 // folder the two bots of a round run at once, and the match is the same as
 // when they run one after the other.
 func TestPlayConfinedTurnsRunTogether(t *testing.T) {
+	var replayDir string
 	play := func(confined bool) (*game.Summary, *meetingRunner) {
 		// Bots run at once start within moments of each other: the
 		// confined match waits long, as it only waits that long when the
@@ -51,7 +78,8 @@ func TestPlayConfinedTurnsRunTogether(t *testing.T) {
 			wait = 10 * time.Second
 		}
 		r := &meetingRunner{Host: sandbox.NewHost(sandbox.HostConfig{}), arrived: make(chan struct{}), wait: wait}
-		opts := game.Options{Seed: 11, Size: 1, ReplayDir: filepath.Join(t.TempDir(), "replay"), Tournament: true,
+		replayDir = filepath.Join(t.TempDir(), "replay")
+		opts := game.Options{Seed: 11, Size: 1, ReplayDir: replayDir, Tournament: true,
 			ConfinedTurns: confined, Runner: r}
 		sum, err := New().Play(context.Background(), []game.Bot{scriptBot(t, "sweep"), scriptBot(t, "sweep", "reverse")}, opts)
 		if err != nil {
@@ -65,6 +93,27 @@ func TestPlayConfinedTurnsRunTogether(t *testing.T) {
 	together, r := play(true)
 	if !r.met {
 		t.Error("the bots of a round ran one after the other")
+	}
+	// Each seat's turns use one folder on the host, shown to the bot at
+	// the round folder's path, which it gets as its argument; the folder
+	// is gone after the match.
+	for i, m := range r.mounts {
+		key := filepath.Base(m.Target)
+		if want := filepath.Join(replayDir, turnsFolder, key); m.Source != want || !m.Writable {
+			t.Errorf("command %d mounts %+v, want the writable turn folder %s", i, m, want)
+		}
+		if !strings.HasPrefix(filepath.Base(filepath.Dir(m.Target)), "Phase ") || filepath.Dir(filepath.Dir(m.Target)) != replayDir {
+			t.Errorf("command %d shows its folder at %s, want a round folder of %s", i, m.Target, replayDir)
+		}
+		if a := r.args[i]; !slices.Contains(a, m.Target) {
+			t.Errorf("command %d has arguments %q, want the round folder %s among them", i, a, m.Target)
+		}
+	}
+	if len(r.mounts) < 4 {
+		t.Errorf("%d mounts over the match, want one a turn", len(r.mounts))
+	}
+	if _, err := os.Lstat(filepath.Join(replayDir, turnsFolder)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the turn folders are left after the match: %v", err)
 	}
 	inTurn, r := play(false)
 	if r.met {
