@@ -17,11 +17,11 @@ import (
 	"github.com/broadside/broadside/internal/sandbox"
 )
 
-// meetingRunner runs commands on the host; its first command waits for a
-// second one to start (or gives up after wait), which shows whether the
-// two bots of a round run at once.
+// meetingRunner runs commands as mountingHost does; its first command
+// waits for a second one to start (or gives up after wait), which shows
+// whether the two bots of a round run at once.
 type meetingRunner struct {
-	*sandbox.Host
+	mountingHost
 	once, second sync.Once
 	arrived      chan struct{}
 	wait         time.Duration
@@ -47,21 +47,7 @@ func (r *meetingRunner) Run(ctx context.Context, c sandbox.Cmd) (sandbox.Result,
 	r.mounts = append(r.mounts, c.Mounts...)
 	r.args = append(r.args, c.Args)
 	r.mu.Unlock()
-	// A confining runner shows a mount at its target: here a symbolic link
-	// there stands in for it while the command runs.
-	for _, m := range c.Mounts {
-		if m.Target == "" || m.Target == m.Source {
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(m.Target), 0o755); err != nil {
-			return sandbox.Result{}, err
-		}
-		if err := os.Symlink(m.Source, m.Target); err != nil {
-			return sandbox.Result{}, err
-		}
-		defer os.Remove(m.Target)
-	}
-	return r.Host.Run(ctx, c)
+	return r.mountingHost.Run(ctx, c)
 }
 
 // TestPlayConfinedTurnsRunTogether: with each turn confined to its own
@@ -77,7 +63,7 @@ func TestPlayConfinedTurnsRunTogether(t *testing.T) {
 		if confined {
 			wait = 10 * time.Second
 		}
-		r := &meetingRunner{Host: sandbox.NewHost(sandbox.HostConfig{}), arrived: make(chan struct{}), wait: wait}
+		r := &meetingRunner{mountingHost: mountingHost{sandbox.NewHost(sandbox.HostConfig{})}, arrived: make(chan struct{}), wait: wait}
 		replayDir = filepath.Join(t.TempDir(), "replay")
 		opts := game.Options{Seed: 11, Size: 1, ReplayDir: replayDir, Tournament: true,
 			ConfinedTurns: confined, Runner: r}
@@ -121,5 +107,66 @@ func TestPlayConfinedTurnsRunTogether(t *testing.T) {
 	}
 	if !reflect.DeepEqual(together, inTurn) {
 		t.Errorf("the match differs when the bots run at once:\n%+v\n%+v", together, inTurn)
+	}
+}
+
+// mountingHost runs commands on the host and shows each mount at its
+// target, as a confining runner does, with a symbolic link there while
+// the command runs.
+type mountingHost struct{ *sandbox.Host }
+
+func (r mountingHost) Run(ctx context.Context, c sandbox.Cmd) (sandbox.Result, error) {
+	for _, m := range c.Mounts {
+		if m.Target == "" || m.Target == m.Source {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(m.Target), 0o755); err != nil {
+			return sandbox.Result{}, err
+		}
+		if err := os.Symlink(m.Source, m.Target); err != nil {
+			return sandbox.Result{}, err
+		}
+		defer os.Remove(m.Target)
+	}
+	return r.Host.Run(ctx, c)
+}
+
+// TestTurnFolderFreshEveryRound: a seat's turn folder is the same host
+// folder every round, yet each turn finds in it only what the engine
+// wrote, whatever the bot left there the round before, and the replay
+// keeps what it left in that round's folder.
+func TestTurnFolderFreshEveryRound(t *testing.T) {
+	replayDir := filepath.Join(t.TempDir(), "replay")
+	opts := game.Options{Seed: 3, Size: 1, ReplayDir: replayDir, Tournament: true, ConfinedTurns: true,
+		Runner: mountingHost{sandbox.NewHost(sandbox.HostConfig{})}}
+	sum, err := New().Play(context.Background(), []game.Bot{scriptBot(t, "litter"), scriptBot(t, "sweep", "reverse")}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Rounds < 3 {
+		t.Fatalf("%d rounds, want several", sum.Rounds)
+	}
+	logs, err := filepath.Glob(filepath.Join(replayDir, "Phase *", "A", "log.txt"))
+	if err != nil || len(logs) < 3 {
+		t.Fatalf("%d round logs of A (%v)", len(logs), err)
+	}
+	for _, p := range logs {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), "seen: map.txt state.json\n") {
+			t.Errorf("%s: the bot found more than the engine's files in its folder:\n%s", p, data)
+		}
+		if !strings.Contains(string(data), "not regular files were left out of the replay") {
+			t.Errorf("%s: no note of the folder and link left out:\n%s", p, data)
+		}
+		note := filepath.Join(filepath.Dir(p), "note.txt")
+		if _, err := os.Stat(note); err != nil && !strings.Contains(p, "Phase 1") {
+			t.Errorf("the round's note is not in the replay: %v", err)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(replayDir, turnsFolder)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the turn folders are left after the match: %v", err)
 	}
 }
