@@ -239,12 +239,16 @@ func (m *match) writeRoot() error {
 	return nil
 }
 
+// playerFiles are the files the engine writes into a player's round
+// folder each turn.
+var playerFiles = [2]string{"state.json", "map.txt"}
+
 // writePlayerFiles writes player p's state.json and map.txt into its round
 // folder; these are always written at once, since the bot reads them.
 func (m *match) writePlayerFiles(rel string, p int) error {
 	state, mapText := m.state.PlayerStateJSON(p, m.names), m.state.MapText(p, m.names)
-	m.seats[p].written = map[string]int64{"state.json": int64(len(state)), "map.txt": int64(len(mapText))}
-	return m.replay.writeBotFiles(m.roundDir(p, rel), [2]string{"state.json", "map.txt"}, [2][]byte{state, mapText})
+	m.seats[p].written = map[string]int64{playerFiles[0]: int64(len(state)), playerFiles[1]: int64(len(mapText))}
+	return m.replay.writeBotFiles(m.roundDir(p, rel), playerFiles, [2][]byte{state, mapText})
 }
 
 func (m *match) play(ctx context.Context) error {

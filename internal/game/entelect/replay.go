@@ -143,15 +143,16 @@ func (w *replayWriter) writeNow(rel string, data []byte) error {
 // writeBotFiles writes the files a bot reads into its round folder, at
 // dir on the host, at once. Creating files and folders is most of what a
 // round costs the worker, so it is done with as few system calls as the
-// bot's safety allows: the folder made when missing, each file created
-// exclusively (a symbolic link the bot left there is replaced, never
-// followed), nothing synced.
+// bot's safety allows: the folder made when missing, each file written
+// over the one of the round before that a turn folder keeps
+// (rewriteFile), else created exclusively (a symbolic link the bot left
+// there is replaced, never followed), nothing synced.
 func (w *replayWriter) writeBotFiles(dir string, names [2]string, data [2][]byte) error {
 	if err := makeFolder(dir); err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
 	for i, name := range names {
-		if err := createFile(filepath.Join(dir, name), data[i]); err != nil {
+		if err := rewriteFile(filepath.Join(dir, name), data[i]); err != nil {
 			return fmt.Errorf("replay: %w", err)
 		}
 	}
@@ -242,7 +243,7 @@ func takeFolder(rel, dir string, keep bool, b *replayBudget, free map[string]int
 			heldFile: heldFile{data: data, mod: time.Now()}})
 	}
 	if keep {
-		if err := emptyFolder(dir, files); err != nil {
+		if err := emptyFolder(dir, files, playerFiles[:]); err != nil {
 			out.notes = append(out.notes, fmt.Sprintf("round folder could not be emptied after the run: %v", err))
 			return out
 		}
@@ -373,11 +374,15 @@ func removeFolder(dir string, files []roundFile) error {
 }
 
 // emptyFolder removes what a turn folder holds, read after the turn, and
-// keeps the folder: one unlink a file. The bot is not running: nothing
-// is added meanwhile, and a folder it made is removed whole without
-// following its links.
-func emptyFolder(dir string, files []roundFile) error {
+// keeps the folder: one unlink a file. Regular files named in keep, the
+// engine's, stay to be written over next turn. The bot is not running:
+// nothing is added meanwhile, and a folder it made is removed whole
+// without following its links.
+func emptyFolder(dir string, files []roundFile, keep []string) error {
 	for _, f := range files {
+		if f.regular && slices.Contains(keep, f.name) {
+			continue
+		}
 		p := filepath.Join(dir, f.name)
 		err := os.Remove(p)
 		if err != nil && !f.regular {

@@ -1,8 +1,10 @@
 package entelect
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -150,6 +152,7 @@ func TestTurnFolderFreshEveryRound(t *testing.T) {
 	if err != nil || len(logs) < 3 {
 		t.Fatalf("%d round logs of A (%v)", len(logs), err)
 	}
+	checked := 0
 	for _, p := range logs {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -165,6 +168,23 @@ func TestTurnFolderFreshEveryRound(t *testing.T) {
 		if _, err := os.Stat(note); err != nil && !strings.Contains(p, "Phase 1") {
 			t.Errorf("the round's note is not in the replay: %v", err)
 		}
+		// The replay keeps state.json as the bot left it, a line longer
+		// than the engine wrote it (but for the last round's, which the
+		// match's end writes again).
+		kept, err := os.ReadFile(filepath.Join(filepath.Dir(p), "state.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasSuffix(kept, []byte("junk\n")) {
+			continue
+		}
+		if want := fmt.Sprintf("state.json: %d bytes\n", len(kept)-len("junk\n")); !strings.Contains(string(data), want) {
+			t.Errorf("%s: the bot did not find the engine's state.json (%q):\n%s", p, want, data)
+		}
+		checked++
+	}
+	if checked < 2 {
+		t.Errorf("the bot's state.json was checked in %d rounds, want all but the last", checked)
 	}
 	if _, err := os.Lstat(filepath.Join(replayDir, turnsFolder)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the turn folders are left after the match: %v", err)
