@@ -1,11 +1,16 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/klauspost/compress/gzip"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/broadside/broadside/internal/competition"
@@ -81,6 +86,80 @@ func (c *leaderboardCache) table(ctx context.Context, st *store.Store, game stri
 type drawnPage struct {
 	html  string
 	total int
+}
+
+// visitorPage is a whole page as every signed-out visitor gets it, and
+// the same gzipped: served from the cache, it costs neither drawing nor
+// compressing.
+type visitorPage struct {
+	html, gzipped []byte
+}
+
+// visitorPage returns the page under key as draw makes it, from the cache
+// when fresh. Its lists come from the cache too, so it may be up to two
+// intervals old.
+func (c *leaderboardCache) visitorPage(ctx context.Context, key string, draw func(context.Context) ([]byte, error)) (visitorPage, error) {
+	v, err := c.load(ctx, "visitor/"+key, func(ctx context.Context) (any, error) {
+		html, err := draw(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var buf bytes.Buffer
+		zw, err := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := zw.Write(html); err != nil {
+			return nil, err
+		}
+		if err := zw.Close(); err != nil {
+			return nil, err
+		}
+		return visitorPage{html: html, gzipped: buf.Bytes()}, nil
+	})
+	if err != nil {
+		return visitorPage{}, err
+	}
+	return v.(visitorPage), nil
+}
+
+// serve writes the page, gzipped for a client that accepts it. The
+// compressing middleware leaves a response with a Content-Encoding alone.
+func (p visitorPage) serve(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Add("Vary", "Accept-Encoding")
+	body := p.html
+	if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+		h.Set("Content-Encoding", "gzip")
+		body = p.gzipped
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+}
+
+// acceptsGzip reports whether an Accept-Encoding header takes gzip: named
+// without q=0, or, when not named, as "*" without q=0.
+func acceptsGzip(header string) bool {
+	star := false
+	for item := range strings.SplitSeq(header, ",") {
+		name, params, _ := strings.Cut(item, ";")
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name != "gzip" && name != "*" {
+			continue
+		}
+		ok := true
+		if q, found := strings.CutPrefix(strings.ReplaceAll(params, " ", ""), "q="); found {
+			v, err := strconv.ParseFloat(q, 64)
+			ok = err == nil && v > 0
+		}
+		if name == "gzip" {
+			return ok
+		}
+		star = ok
+	}
+	return star
 }
 
 // queue returns a game's ladder queue as fetch reads it, from the cache

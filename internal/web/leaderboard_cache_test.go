@@ -1,10 +1,15 @@
 package web
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/broadside/broadside/internal/competition"
 	"github.com/broadside/broadside/internal/store"
@@ -115,5 +120,67 @@ func TestLeaderboardCacheOutage(t *testing.T) {
 	}
 	if _, _, err := c.get(ctx, st, "entelect", 10, 0); err == nil {
 		t.Fatal("a page never read came from a closed database")
+	}
+}
+
+func TestAcceptsGzip(t *testing.T) {
+	for _, tt := range []struct {
+		header string
+		want   bool
+	}{
+		{"", false},
+		{"gzip", true},
+		{"gzip, deflate, br", true},
+		{"br;q=1.0, GZIP;q=0.5", true},
+		{"gzip;q=0", false},
+		{"gzip; q=0.0, *", false},
+		{"*", true},
+		{"*;q=0, gzip", true},
+		{"identity", false},
+		{"x-gzip", false},
+	} {
+		if got := acceptsGzip(tt.header); got != tt.want {
+			t.Errorf("acceptsGzip(%q) = %v, want %v", tt.header, got, tt.want)
+		}
+	}
+}
+
+// TestLeaderboardCacheVisitorPage: a visitor's page is drawn once per
+// interval, and kept gzipped beside its HTML.
+func TestLeaderboardCacheVisitorPage(t *testing.T) {
+	ctx := context.Background()
+	clock := time.Unix(1_000_000, 0)
+	c := newLeaderboardCache(2*time.Second, func() time.Time { return clock })
+	draws := 0
+	draw := func(context.Context) ([]byte, error) {
+		draws++
+		return []byte(strings.Repeat(fmt.Sprintf("<p>drawing %d</p>", draws), 100)), nil
+	}
+	get := func() visitorPage {
+		t.Helper()
+		p, err := c.visitorPage(ctx, "leaderboard/entelect/1", draw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(p.gzipped))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plain, err := io.ReadAll(zr); err != nil || !bytes.Equal(plain, p.html) {
+			t.Fatalf("the gzipped page is not the page (%v)", err)
+		}
+		if len(p.gzipped) >= len(p.html) {
+			t.Errorf("gzipped %d bytes of %d", len(p.gzipped), len(p.html))
+		}
+		return p
+	}
+	first := get()
+	clock = clock.Add(time.Second)
+	if p := get(); draws != 1 || !bytes.Equal(p.html, first.html) {
+		t.Fatalf("within the interval: %d draws", draws)
+	}
+	clock = clock.Add(2 * time.Second)
+	if p := get(); draws != 2 || !strings.Contains(string(p.html), "drawing 2") {
+		t.Fatalf("after the interval: %d draws:\n%.40s", draws, p.html)
 	}
 }

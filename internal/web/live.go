@@ -237,9 +237,14 @@ const playingShown = 5
 // the games of hidden battles for organisers only; the list is an extra,
 // so a failure only leaves it out.
 func (h *Handler) playing(r *http.Request, game string) []store.MatchRow {
-	ctx := r.Context()
-	ms, err := h.board.playing(ctx, game, seesHidden(r), func(ctx context.Context) ([]store.MatchRow, error) {
-		return h.store.MatchRowsPlaying(ctx, game, playingShown, seesHidden(r))
+	return h.playingNow(r.Context(), game, seesHidden(r))
+}
+
+// playingNow is playing for a visitor who sees the hidden battles' games
+// (withHidden) or not.
+func (h *Handler) playingNow(ctx context.Context, game string, withHidden bool) []store.MatchRow {
+	ms, err := h.board.playing(ctx, game, withHidden, func(ctx context.Context) ([]store.MatchRow, error) {
+		return h.store.MatchRowsPlaying(ctx, game, playingShown, withHidden)
 	})
 	if err != nil {
 		h.logger.WarnContext(ctx, "matches playing now", "err", err)

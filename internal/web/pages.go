@@ -1,6 +1,9 @@
 package web
 
 import (
+	"bytes"
+	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -58,20 +61,48 @@ func (h *Handler) leaderboard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	n := pageNumber(r)
-	table, total, err := h.board.table(r.Context(), h.store, game, leaderboardPageSize, (n-1)*leaderboardPageSize)
+	if sessionFrom(r) == nil && !seesHidden(r) {
+		// Every signed-out visitor gets the same page: drawn and
+		// compressed once per interval, it is served as it is.
+		p, err := h.board.visitorPage(r.Context(), fmt.Sprintf("leaderboard/%s/%d", game, n), func(ctx context.Context) ([]byte, error) {
+			v, err := h.leaderboardView(ctx, game, n, page.Base{Title: "Leaderboard"}, false)
+			if err != nil {
+				return nil, err
+			}
+			var buf bytes.Buffer
+			err = page.Leaderboard(v).Render(ctx, &buf)
+			return buf.Bytes(), err
+		})
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		p.serve(w, r)
+		return
+	}
+	v, err := h.leaderboardView(r.Context(), game, n, h.base(r, "Leaderboard"), seesHidden(r))
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	queue, err := h.board.queue(r.Context(), game, h.battleService().Queue)
+	h.render(w, r, http.StatusOK, page.Leaderboard(v))
+}
+
+// leaderboardView is page n of a game's leaderboard for a visitor with
+// base; withHidden shows the hidden battles' games being played.
+func (h *Handler) leaderboardView(ctx context.Context, game string, n int, base page.Base, withHidden bool) (page.LeaderboardView, error) {
+	table, total, err := h.board.table(ctx, h.store, game, leaderboardPageSize, (n-1)*leaderboardPageSize)
 	if err != nil {
-		h.fail(w, r, err)
-		return
+		return page.LeaderboardView{}, err
 	}
-	h.render(w, r, http.StatusOK, page.Leaderboard(page.LeaderboardView{
-		Base: h.base(r, "Leaderboard"), Game: game, Games: h.cfg.Games, Table: table, Queue: queue, Playing: h.playing(r, game),
+	queue, err := h.board.queue(ctx, game, h.battleService().Queue)
+	if err != nil {
+		return page.LeaderboardView{}, err
+	}
+	return page.LeaderboardView{
+		Base: base, Game: game, Games: h.cfg.Games, Table: table, Queue: queue, Playing: h.playingNow(ctx, game, withHidden),
 		Pager: page.Pager{Page: n, HasPrev: n > 1, HasNext: n*leaderboardPageSize < total, Query: "game=" + game + "&"},
-	}))
+	}, nil
 }
 
 // matches lists matches newest first. Its pager pages by id (?before=,
