@@ -1,14 +1,12 @@
 package sandbox
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -18,15 +16,16 @@ import (
 // waited and none ran ("full", meaningful for a cgroup only). ok is false
 // when the file has no such line.
 func ParsePressure(b []byte, line string) (total time.Duration, ok bool) {
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 0 || fields[0] != line {
+	// Read at every turn's start and end: split in place, where a
+	// bufio.Scanner allocated its 4 KiB buffer each time.
+	for l := range bytes.Lines(b) {
+		name, rest, _ := bytes.Cut(bytes.TrimSpace(l), []byte(" "))
+		if string(name) != line {
 			continue
 		}
-		for _, f := range fields[1:] {
-			if v, found := strings.CutPrefix(f, "total="); found {
-				us, err := strconv.ParseInt(v, 10, 64)
+		for _, f := range bytes.Fields(rest) {
+			if v, found := bytes.CutPrefix(f, []byte("total=")); found {
+				us, err := strconv.ParseInt(string(v), 10, 64)
 				return time.Duration(us) * time.Microsecond, err == nil
 			}
 		}

@@ -24,6 +24,8 @@ func TestParsePressure(t *testing.T) {
 		{"no full line", "some total=3\n", "full", 0, false},
 		{"bad number", "some total=x\n", "some", 0, false},
 		{"empty", "", "some", 0, false},
+		{"no newline at the end", "some total=1\nfull avg10=0.00 total=7", "full", 7 * time.Microsecond, true},
+		{"another line's name", "something total=9\nsome total=2\n", "some", 2 * time.Microsecond, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
