@@ -122,12 +122,12 @@ func run(ctx context.Context, admin, worker, botDir string, modes []string, n, c
 	}
 	fmt.Println("\nCPU per round (less distorted by load than wall times):")
 	fmt.Println()
-	fmt.Println("| SANDBOX | rounds | worker's own CPU per round | children's CPU per round | bots' CPU per round | sandbox CPU per round (children − bots) | python3 -c pass CPU | Postgres statements per round |")
-	fmt.Println("|---|---|---|---|---|---|---|---|")
+	fmt.Println("| SANDBOX | rounds | worker's own CPU per round | children's CPU per round | bots' CPU per round | worker ÷ bots | sandbox CPU per round (children − bots) | python3 -c pass CPU | Postgres statements per round |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|")
 	for _, r := range results {
 		rounds := time.Duration(max(1, r.rounds.total))
-		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s | %s |\n", r.mode, r.rounds.total,
-			ms(r.cpu.self/rounds), ms(r.cpu.children/rounds), ms(r.rounds.botCPUSum/rounds),
+		fmt.Printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", r.mode, r.rounds.total,
+			ms(r.cpu.self/rounds), ms(r.cpu.children/rounds), ms(r.rounds.botCPUSum/rounds), share(r.cpu.self, r.rounds.botCPUSum),
 			ms((r.cpu.children-r.rounds.botCPUSum)/rounds), ms(r.cpu.interp), perRound(r.statements, r.rounds.total))
 	}
 	fmt.Println("\nround wall: between the engine's ends of two rounds (engine.log); bots' wall and CPU: as the runner measured")
@@ -164,8 +164,8 @@ func runScale(ctx context.Context, admin, worker, botDir, mode string, n, concur
 	cores := runtime.NumCPU()
 	fmt.Printf("bench-worker -scale: SANDBOX=%s, %d matches per worker process of two %s bots (entelect, 10x10), WORKER_CONCURRENCY=%d, %d cores\n\n",
 		mode, n, filepath.Base(botDir), concurrency, cores)
-	fmt.Println("| workers | matches | matches/min | worker's own CPU per round | Postgres statements per round | bots' CPU per round | bots' CPU per match | bots-only limit (matches/min) | efficiency | load average at the end |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| workers | matches | matches/min | worker's own CPU per round | Postgres statements per round | bots' CPU per round | worker ÷ bots | bots' CPU per match | bots-only limit (matches/min) | efficiency | load average at the end |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, w := range scaleSteps(cores) {
 		stepOpts := opts
 		if opts.profile != "" {
@@ -180,15 +180,25 @@ func runScale(ctx context.Context, admin, worker, botDir, mode string, n, concur
 		perMatch := r.rounds.botCPUSum / time.Duration(max(1, r.matches))
 		// The bots alone, every core busy with them and nothing else.
 		limit := float64(cores) * float64(time.Minute) / float64(max(1, perMatch))
-		fmt.Printf("| %d | %d | %.2f | %s | %s | %s | %s | %.1f | %.0f%% | %s |\n", w, r.matches, r.perMinute,
+		fmt.Printf("| %d | %d | %.2f | %s | %s | %s | %s | %s | %.1f | %.0f%% | %s |\n", w, r.matches, r.perMinute,
 			ms(r.cpu.self/rounds), perRound(r.statements, r.rounds.total), ms(r.rounds.botCPUSum/rounds),
-			ms(perMatch), limit, 100*r.perMinute/limit, strings.Join(strings.Fields(string(load))[:3], " "))
+			share(r.cpu.self, r.rounds.botCPUSum), ms(perMatch), limit, 100*r.perMinute/limit,
+			strings.Join(strings.Fields(string(load))[:3], " "))
 	}
 	fmt.Println("\nworker's own CPU: user+sys of the worker processes' own threads over every round played; Postgres statements:")
 	fmt.Println("what the workers sent while the matches played; bots' CPU: as the sandbox measured each bot process;")
 	fmt.Println("bots-only limit: cores ÷ bots' CPU per match, the matches per minute of a machine that did nothing but run the")
 	fmt.Println("bots; efficiency: matches/min ÷ that limit.")
 	return nil
+}
+
+// share is the worker's own CPU as a share of the bots': what load
+// inflates alike in both, the figure to compare between machines and runs.
+func share(worker, bots time.Duration) string {
+	if bots <= 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.1f %%", 100*float64(worker)/float64(bots))
 }
 
 // scaleSteps are 1, 2, 4 ... up to cores, and cores itself.
