@@ -150,7 +150,7 @@ const turnsFolder = ".turns"
 // replay (tournament mode only; nil otherwise). A turn folder that could
 // not be emptied is given up: the seat's later rounds use round folders
 // of their own, so nothing left in it is read again. It touches only the
-// seat's own state: the two seats' run at once.
+// seat's own state, so the two seats' calls may run at once.
 func (m *match) takeFolder(p int, rel string) *folderTake {
 	if m.replay.held == nil {
 		return nil
@@ -169,10 +169,13 @@ func (m *match) takeFolder(p int, rel string) *folderTake {
 	return &t
 }
 
-// removeTurnFolders removes the seats' turn folders at the end of the
-// match; what a bot left unremovable stays for the caller's clean-up.
+// removeTurnFolders removes the seats' turn folders at the end of a match
+// that had them; what a bot left unremovable stays for the caller's
+// clean-up.
 func (m *match) removeTurnFolders() {
-	_ = os.RemoveAll(filepath.Join(m.replay.dir, turnsFolder))
+	if m.together() && m.replay.held != nil {
+		_ = os.RemoveAll(filepath.Join(m.replay.dir, turnsFolder))
+	}
 }
 
 // roundDir returns where player p's files of the round folder rel are on
