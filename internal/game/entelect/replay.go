@@ -208,8 +208,8 @@ type folderTake struct {
 // host, for the replay (tournament mode only), and removes the folder,
 // or, with keep (a seat's turn folder), everything in it. Regular files
 // are taken within the caps of b; free gives the protocol files'
-// allowances. It touches only the folder and b, so each seat's runs
-// beside the other's; what it took goes to the held files with hold.
+// allowances. It touches only the folder and b, so the two seats' calls
+// may run at once; what it took goes to the held files with hold.
 // What the bot did to its own folder never stops the match.
 func takeFolder(rel, dir string, keep bool, b *replayBudget, free map[string]int64) folderTake {
 	var out folderTake
@@ -274,18 +274,14 @@ func (w *replayWriter) seal(keep string) error {
 		return nil
 	}
 	prefix := filepath.ToSlash(keep) + "/"
-	var names []string
-	for name := range w.held {
+	var batch []namedFile
+	for name, f := range w.held {
 		if keep == "" || !strings.HasPrefix(name, prefix) {
-			names = append(names, name)
+			batch = append(batch, namedFile{name: name, heldFile: f})
+			delete(w.held, name)
 		}
 	}
-	slices.Sort(names)
-	batch := make([]namedFile, len(names))
-	for i, name := range names {
-		batch[i] = namedFile{name: name, heldFile: w.held[name]}
-		delete(w.held, name)
-	}
+	slices.SortFunc(batch, func(a, b namedFile) int { return strings.Compare(a.name, b.name) })
 	if err := w.sealed(); err != nil {
 		return err
 	}
@@ -354,20 +350,11 @@ func (w *replayWriter) flush() error {
 	return nil
 }
 
-// removeFolder removes a round folder whose entries, read after the turn,
-// are files: one unlink each and a rmdir, where os.RemoveAll reads the
-// folder again. Anything else there (a folder the bot made) takes
-// os.RemoveAll.
+// removeFolder removes a round folder from its entries, read after the
+// turn: emptied (emptyFolder) and a rmdir, where os.RemoveAll reads the
+// folder again; os.RemoveAll when that fails.
 func removeFolder(dir string, files []roundFile) error {
-	for _, f := range files {
-		if !f.regular {
-			return os.RemoveAll(dir)
-		}
-		if err := os.Remove(filepath.Join(dir, f.name)); err != nil {
-			return os.RemoveAll(dir)
-		}
-	}
-	if err := os.Remove(dir); err != nil {
+	if emptyFolder(dir, files, nil) != nil || os.Remove(dir) != nil {
 		return os.RemoveAll(dir)
 	}
 	return nil
