@@ -334,8 +334,8 @@ func (b *Bwrap) seccompPipe() (*os.File, error) {
 // confine returns the command's cgroups (nil without cgroups), its
 // rlimits and what places it in the cgroups before it runs.
 func (b *Bwrap) confine(limits Limits) (*cgroupSet, []rlimit, func(int) error, error) {
-	rl := rlimitsFor(limits)
 	if b.cgroups == nil {
+		rl := rlimitsFor(limits)
 		if limits.Processes > 0 {
 			// Without the pids cgroup, RLIMIT_NPROC is the fallback. It
 			// counts the processes of the host user, so it only bounds
@@ -352,9 +352,26 @@ func (b *Bwrap) confine(limits Limits) (*cgroupSet, []rlimit, func(int) error, e
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("sandbox: %w", err)
 	}
+	// The watcher ends the command at its CPU limit by the cgroup's count.
+	// RLIMIT_CPU is only a backstop above it: the kernel checks it against
+	// a clock sampled at scheduler ticks, which in a virtual machine can run
+	// more than a second ahead of the cgroup's, and the command, PID 1 of
+	// its namespace, ignores SIGXCPU, so the kernel's SIGKILL would end it
+	// short of its limit with no reason recorded.
+	backstop := limits
+	backstop.CPUTime = cpuBackstop(limits.CPUTime)
 	// The memory cgroup bounds the whole tree; RLIMIT_DATA would only
 	// bound each process and could refuse what the cgroup allows.
-	return cg, withoutResource(rl, unix.RLIMIT_DATA), cg.add, nil
+	return cg, withoutResource(rlimitsFor(backstop), unix.RLIMIT_DATA), cg.add, nil
+}
+
+// cpuBackstop is the RLIMIT_CPU of a command whose CPU time its cgroup
+// measures: a quarter and a second above its limit (0 stays 0, no limit).
+func cpuBackstop(limit time.Duration) time.Duration {
+	if limit <= 0 {
+		return 0
+	}
+	return limit + limit/4 + time.Second
 }
 
 // watchProc hands the started command to its watcher: how to kill and

@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -170,5 +171,40 @@ func TestBwrapToolchainsStart(t *testing.T) {
 				t.Fatalf("exit %d, output lacks %q:\n%s", res.ExitCode, tc.want, out)
 			}
 		})
+	}
+}
+
+// TestBwrapCPULimitBackstop checks the RLIMIT_CPU a fresh sandbox's command
+// gets. Where its cgroup counts its CPU time, the watcher ends it at its
+// limit and the rlimit sits above it: the kernel checks the rlimit against
+// a tick-sampled clock that can run ahead of the cgroup's, and its SIGKILL
+// would end a command (PID 1, deaf to SIGXCPU) short of its limit with no
+// reason given. Without cgroups the rlimit is the limit.
+func TestBwrapCPULimitBackstop(t *testing.T) {
+	b := newTestBwrap(t)
+	for _, limit := range []time.Duration{time.Second, 8 * time.Second, 1500 * time.Millisecond} {
+		r, err := b.Run(context.Background(), Cmd{
+			Args:   []string{"cat", "/proc/self/limits"},
+			Limits: Limits{WallTime: testenv.Scaled(10 * time.Second), CPUTime: limit},
+		})
+		if err != nil || r.ExitCode != 0 {
+			t.Fatalf("Run: %v %+v", err, r)
+		}
+		soft, hard := "", ""
+		for _, line := range strings.Split(string(r.Stdout), "\n") {
+			if f := strings.Fields(strings.TrimPrefix(line, "Max cpu time")); len(f) == 3 && strings.HasPrefix(line, "Max cpu time") {
+				soft, hard = f[0], f[1]
+			}
+		}
+		secs := (limit + time.Second - 1) / time.Second
+		if b.cgroups != nil {
+			secs = (cpuBackstop(limit) + time.Second - 1) / time.Second
+			if secs*time.Second < limit+time.Second {
+				t.Errorf("backstop %d s for a %v limit: less than a second above it", secs, limit)
+			}
+		}
+		if want := []string{strconv.Itoa(int(secs)), strconv.Itoa(int(secs) + 1)}; soft != want[0] || hard != want[1] {
+			t.Errorf("%v limit, cgroups %v: RLIMIT_CPU %s/%s s, want %s/%s\n%s", limit, b.cgroups != nil, soft, hard, want[0], want[1], r.Stdout)
+		}
 	}
 }

@@ -79,7 +79,7 @@ hostile() {
     -test.run "$2" >/tmp/hostile-$1.log 2>&1) &
   hostile_pids+=($!)
 }
-hostile fresh '^(TestProbe|TestHostileBots|TestVirtualenvInSandbox)$'
+hostile fresh '^(TestProbe|TestHostileBots|TestVirtualenvInSandbox|TestBwrapCPULimitBackstop)$'
 hostile session '^(TestHostileBotsSession|TestSessionLimitsOutsideTheSession)$'
 # Mostly waiting: a sleeper's turn, then a starved loop's.
 hostile cpuwait '^TestOwnCPUWait$'
