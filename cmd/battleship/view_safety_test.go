@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -11,35 +10,18 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/broadside/broadside/internal/testenv"
 )
-
-// lockedBuffer collects what the command writes while it runs.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // startView runs `battleship view args...` in this process until the test
 // ends and returns the port it serves on and what it writes on stderr.
-func startView(t *testing.T, args ...string) (port string, stderr *lockedBuffer) {
+func startView(t *testing.T, args ...string) (port string, stderr *testenv.Buffer) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	out, w := io.Pipe()
-	stderr = &lockedBuffer{}
+	stderr = &testenv.Buffer{}
 	done := make(chan int, 1)
 	go func() { done <- viewCommand(ctx, args, w, stderr); w.Close() }()
 	t.Cleanup(func() { cancel(); <-done })

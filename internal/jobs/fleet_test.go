@@ -22,7 +22,7 @@ import (
 type fleetWorker struct {
 	cmd     *exec.Cmd
 	workDir string
-	out     *syncBuffer
+	out     *testenv.Buffer
 }
 
 // startFleetWorker runs the worker binary with nothing shared with the
@@ -31,7 +31,7 @@ func startFleetWorker(t *testing.T, bin, dbURL, bucketURL string) *fleetWorker {
 	t.Helper()
 	// The bots are untrusted code, as in production: never unconfined.
 	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(context.Background())))
-	w := &fleetWorker{workDir: t.TempDir(), out: &syncBuffer{}}
+	w := &fleetWorker{workDir: t.TempDir(), out: &testenv.Buffer{}}
 	w.cmd = exec.Command(bin)
 	w.cmd.Dir = t.TempDir()
 	w.cmd.Stdout, w.cmd.Stderr = w.out, w.out

@@ -1,13 +1,11 @@
 package jobs_test
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -18,24 +16,6 @@ import (
 	"github.com/broadside/broadside/internal/testdb"
 	"github.com/broadside/broadside/internal/testenv"
 )
-
-// syncBuffer collects a process's output while it runs.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // workerProcessSetup gets the worker binary, built as cmd/worker is, and
 // makes a database of the test's own for worker processes, with a pool on
@@ -54,12 +34,12 @@ func workerProcessSetup(t *testing.T) (bin, dbURL string, pool *pgxpool.Pool) {
 
 // startWorkerProcess runs the real worker binary on the test's database;
 // env adds or overrides variables.
-func startWorkerProcess(t *testing.T, bin, dbURL, blobDir, workDir string, env ...string) (*exec.Cmd, *syncBuffer) {
+func startWorkerProcess(t *testing.T, bin, dbURL, blobDir, workDir string, env ...string) (*exec.Cmd, *testenv.Buffer) {
 	t.Helper()
 	// The bots are untrusted code, as in production: never unconfined.
 	testenv.RequireErr(t, "an enforced sandbox", sandbox.Require(sandbox.Probe(context.Background())))
 	cmd := exec.Command(bin)
-	out := &syncBuffer{}
+	out := &testenv.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.Env = append(os.Environ(),
 		"DATABASE_URL="+dbURL, "BLOB_URL="+blobDir, "SANDBOX=required", "LOG_LEVEL=debug",

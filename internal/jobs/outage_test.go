@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/broadside/broadside/internal/testdb"
+	"github.com/broadside/broadside/internal/testenv"
 )
 
 // TestOutageRescuesNothingAlive runs two real worker processes whose only
@@ -28,7 +29,7 @@ func TestOutageRescuesNothingAlive(t *testing.T) {
 	// longer. No ladder: the test counts its own matches.
 	const deadAfter = 4 * time.Second
 	env := []string{"WORKER_DEAD_AFTER=" + deadAfter.String(), "LADDER_INTERVAL=off"}
-	var outs []*syncBuffer
+	var outs []*testenv.Buffer
 	var workDirs []string
 	for range 2 {
 		dir := t.TempDir()
