@@ -18,8 +18,12 @@ type Config struct {
 	BlobURL          string
 	MatchConcurrency int
 	BuildConcurrency int
-	Sandbox          string
-	MetricsAddr      string
+	// MaxProcs caps the Go scheduler's processors while serving (one per
+	// match in flight, see maxProcs); 0 when GOMAXPROCS is set, which
+	// then decides.
+	MaxProcs    int
+	Sandbox     string
+	MetricsAddr string
 	// PprofAddr serves Go's profiler, on the loopback interface only.
 	PprofAddr     string
 	LogLevel      slog.Level
@@ -58,6 +62,18 @@ func parseConfig(getenv func(string) string) (Config, error) {
 	return readConfig(config.NewEnv(config.Worker, getenv))
 }
 
+// maxProcs is how many processors the Go scheduler gets in a worker that
+// plays matches at once: one each, one at least. What a match asks of
+// the worker itself (its rounds' files, the zip, the queue) is a tenth of
+// a core or less; every processor beyond those in use is one more thread
+// the runtime wakes to look for work at each of a turn's many wake-ups,
+// and on a machine of many cores that search cost the worker more than
+// its matches did. Builds, their work done by child processes, share
+// them.
+func maxProcs(matches int) int {
+	return max(matches, 1)
+}
+
 // readConfig reads the worker's variables (internal/config's table) and
 // checks every value and the rules between them; the error names each
 // variable at fault.
@@ -85,6 +101,11 @@ func readConfig(env *config.Env) (Config, error) {
 		BuildEnv:         config.Parse(env, "BUILD_ENV", parseBuildEnv),
 		SMTPFrom:         env.String("SMTP_FROM"),
 		PublicURL:        config.Parse(env, "PUBLIC_URL", parsePublicURL),
+	}
+	// Go's runtime reads GOMAXPROCS itself; read here, a value it would
+	// ignore is refused, and one it took is left alone.
+	if env.Int("GOMAXPROCS", 1, 1<<16) == 0 {
+		c.MaxProcs = maxProcs(c.MatchConcurrency)
 	}
 	if c.MatchConcurrency == 0 && c.BuildConcurrency == 0 {
 		env.Errorf("WORKER_CONCURRENCY and WORKER_BUILD_CONCURRENCY are both 0: the worker would do nothing")

@@ -26,16 +26,27 @@ func TestParseConfig(t *testing.T) {
 	}{
 		{"defaults", map[string]string{"DATABASE_URL": db, "BLOB_URL": blobs}, "", func(t *testing.T, c Config) {
 			if c.Sandbox != "required" || c.MatchConcurrency != 1 || c.BuildConcurrency != 1 || c.BlobURL != blobs ||
-				c.MatchTimeout != 30*time.Minute || c.ShutdownGrace != 5*time.Minute {
+				c.MatchTimeout != 30*time.Minute || c.ShutdownGrace != 5*time.Minute || c.MaxProcs != 1 {
 				t.Fatalf("got %+v", c)
 			}
 		}},
 		{"all set", map[string]string{"DATABASE_URL": db, "WORKER_CONCURRENCY": "4", "SANDBOX": "off", "LOG_LEVEL": "debug",
 			"WORKER_MATCH_TIMEOUT": "90s", "WORKER_RESCUE_AFTER": "40m"}, "", func(t *testing.T, c Config) {
-			if c.MatchConcurrency != 4 || c.Sandbox != "off" || c.LogLevel.String() != "DEBUG" || c.MatchTimeout != 90*time.Second {
+			if c.MatchConcurrency != 4 || c.Sandbox != "off" || c.LogLevel.String() != "DEBUG" || c.MatchTimeout != 90*time.Second || c.MaxProcs != 4 {
 				t.Fatalf("got %+v", c)
 			}
 		}},
+		{"builds only", map[string]string{"DATABASE_URL": db, "WORKER_CONCURRENCY": "0"}, "", func(t *testing.T, c Config) {
+			if c.MaxProcs != 1 {
+				t.Fatalf("MaxProcs %d, want 1", c.MaxProcs)
+			}
+		}},
+		{"GOMAXPROCS decides", map[string]string{"DATABASE_URL": db, "WORKER_CONCURRENCY": "4", "GOMAXPROCS": "16"}, "", func(t *testing.T, c Config) {
+			if c.MaxProcs != 0 {
+				t.Fatalf("MaxProcs %d, want 0 (the runtime's, from GOMAXPROCS)", c.MaxProcs)
+			}
+		}},
+		{"GOMAXPROCS not a count", map[string]string{"DATABASE_URL": db, "GOMAXPROCS": "all"}, "GOMAXPROCS must be a whole number", nil},
 		{"missing database", map[string]string{"BLOB_URL": blobs}, "DATABASE_URL is required", nil},
 		{"missing blob store", map[string]string{"DATABASE_URL": db, "BLOB_URL": ""}, "BLOB_URL is required", nil},
 		{"not a postgres URL", map[string]string{"DATABASE_URL": "mysql://x"}, "DATABASE_URL", nil},

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"runtime"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -99,6 +100,9 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	if err := store.New(pool).SchemaCheck(ctx, "worker"); err != nil {
 		return err
 	}
+	if cfg.MaxProcs > 0 && cfg.MaxProcs < runtime.GOMAXPROCS(0) {
+		runtime.GOMAXPROCS(cfg.MaxProcs)
+	}
 	bucket, err := blob.Open(ctx, cfg.BlobURL)
 	if err != nil {
 		return fmt.Errorf("BLOB_URL: %w", err)
@@ -166,7 +170,8 @@ func serve(ctx context.Context, cfg Config, logOut io.Writer) error {
 	if err := w.Start(ctx); err != nil {
 		return err
 	}
-	log.Info("worker started", "id", w.ID(), "matches", cfg.MatchConcurrency, "builds", cfg.BuildConcurrency, "sandbox", mode)
+	log.Info("worker started", "id", w.ID(), "matches", cfg.MatchConcurrency, "builds", cfg.BuildConcurrency, "sandbox", mode,
+		"procs", runtime.GOMAXPROCS(0))
 	dispatched := make(chan struct{})
 	go func() {
 		defer close(dispatched)

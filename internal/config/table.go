@@ -80,6 +80,8 @@ func Vars() []Var {
 			Meaning: "matches played at once by one worker process, about one per CPU core; 0 plays none"},
 		{Name: "WORKER_BUILD_CONCURRENCY", Default: "1", UsedBy: worker,
 			Meaning: "bot builds run at once by one worker process; 0 runs none"},
+		{Name: "GOMAXPROCS", DefaultNote: "one per match", UsedBy: worker,
+			Meaning: "Go's own: the processors the worker's scheduler uses; unset, one per match played at once (WORKER_CONCURRENCY, at least 1)"},
 		{Name: "SANDBOX", Default: "required", UsedBy: worker,
 			Meaning: "required: refuse to start where bubblewrap cannot enforce the limits; auto: confine where possible; off: never confine (development only)"},
 		{Name: "METRICS_ADDR", DefaultNote: "off", UsedBy: worker,
