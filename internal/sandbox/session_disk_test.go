@@ -103,3 +103,118 @@ func TestFileClockAfter(t *testing.T) {
 		t.Fatalf("returned after %v, before the clock passed and before %v", waited, fileClockWait)
 	}
 }
+
+// TestSessionKeepsTurnFolderWatch plays turns whose round folder is one
+// host folder shown at each round's path, as a match's turn folder is:
+// the session keeps the folder's watch from one turn to the next, the
+// watch still sees what each turn writes, and a folder made again or
+// another folder gets a watch of its own.
+func TestSessionKeepsTurnFolderWatch(t *testing.T) {
+	caps := Probe(context.Background())
+	testenv.Require(t, "an enforced sandbox", caps.Enforced(), caps.String())
+	b, err := NewBwrap(BwrapConfig{DiskBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	bot, replay := filepath.Join(root, "bot"), filepath.Join(root, "replay")
+	turns := filepath.Join(root, "turns")
+	for _, d := range []string{bot, replay, filepath.Join(turns, "A"), filepath.Join(turns, "B")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := b.NewSession([]Mount{{Source: bot, Writable: true}, {Source: replay, Writable: true, PerCommand: true}},
+		Limits{WallTime: testenv.Scaled(30 * time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.tree == nil {
+		t.Fatal("no inotify watch on this machine")
+	}
+	n := 0
+	turn := func(seat, script string) Result {
+		t.Helper()
+		n++
+		target := filepath.Join(replay, fmt.Sprintf("round-%d", n), "A")
+		r, err := s.Run(context.Background(), Cmd{
+			Args:   []string{"/bin/sh", "-c", script, "bot", target},
+			Dir:    bot,
+			Mounts: []Mount{{Source: filepath.Join(turns, seat), Target: target, Writable: true}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	// What the engine does between turns: the bot's files removed, its
+	// own written over.
+	engine := func(seat string) {
+		t.Helper()
+		dir := filepath.Join(turns, seat)
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, "state.json"), []byte(fmt.Sprint(n)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	if r := turn("A", `echo 1,2,3 > "$1/command.txt"`); r.ExitCode != 0 {
+		t.Fatalf("turn 1: %+v", r)
+	}
+	kept := s.turns
+	engine("A")
+	before, _ := kept.generation()
+	if r := turn("A", `mkdir "$1/notes" && echo x > "$1/notes/x" && echo 1,2,3 > "$1/command.txt"`); r.ExitCode != 0 {
+		t.Fatalf("turn 2: %+v", r)
+	}
+	if s.turns != kept {
+		t.Fatal("turn 2 in the same folder got a new watch")
+	}
+	if after, ok := kept.generation(); !ok || after == before {
+		t.Fatalf("the kept watch did not see turn 2's writes: generation %d, then %d (%v)", before, after, ok)
+	}
+	engine("A")
+	if r := turn("A", `true`); r.ExitCode != 0 || s.turns != kept {
+		t.Fatalf("turn 3: %+v, same watch %v", r, s.turns == kept)
+	}
+	if len(kept.wds) != 1 {
+		t.Errorf("the kept watch holds %d folders, want 1: the removed notes folder's watch stayed", len(kept.wds))
+	}
+	// Over the disk bound through the kept watch: killed as it writes.
+	if r := turn("A", `head -c 2000000 /dev/zero > "$1/big.bin"; sleep 20`); !strings.Contains(string(r.Stderr), "wrote more than") || s.turns != kept {
+		t.Fatalf("a turn over the disk bound: exit %d, stderr %q, same watch %v", r.ExitCode, r.Stderr, s.turns == kept)
+	}
+	engine("A")
+
+	// The folder made again: the old watch is of a folder gone.
+	if err := os.RemoveAll(filepath.Join(turns, "A")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(turns, "A"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r := turn("A", `true`); r.ExitCode != 0 || s.turns == kept {
+		t.Fatalf("turn in a folder made again: %+v, same watch %v", r, s.turns == kept)
+	}
+	remade := s.turns
+	// Another folder: a watch of its own, and the previous one removed.
+	if r := turn("B", `true`); r.ExitCode != 0 || s.turns == remade {
+		t.Fatalf("turn in another folder: %+v, same watch %v", r, s.turns == remade)
+	}
+	s.tree.mu.Lock()
+	defer s.tree.mu.Unlock()
+	for _, w := range s.tree.dirs {
+		if w.group == remade || w.group == kept {
+			t.Errorf("%s is still watched for a replaced group", w.path)
+		}
+	}
+}

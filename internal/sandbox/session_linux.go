@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -73,6 +74,10 @@ type Session struct {
 	// after one; nil without inotify.
 	tree *treeWatch
 	own  *treeGroup
+	// turns watches the previous command's own folders, kept for the next
+	// command when it has the same ones (a match's turn folder, the same
+	// at every turn): see commandTree.
+	turns *treeGroup
 	// wrapDisk, set by tests only, wraps each command's disk check.
 	wrapDisk func(check func() string) func() string
 	// lastEnd is the file clock when the previous command ended.
@@ -325,9 +330,7 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 	// The command's own folders are watched from before it starts.
 	trees := []*treeGroup{s.own}
 	if extra := commandDirs(writableDirs(s.mounts), c.Mounts); len(extra) > 0 {
-		g := s.tree.watch(extra)
-		defer g.remove()
-		trees = append(trees, g)
+		trees = append(trees, s.commandTree(extra))
 	}
 	disk := s.b.diskWatch(visible, since, spent, trees...)
 	if s.wrapDisk != nil {
@@ -344,6 +347,22 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 	}
 	s.measure(&r, w, over)
 	return r, nil
+}
+
+// commandTree returns the watch of a command's own folders dirs: the
+// previous command's when it watched the same folders and still watches
+// each of them, else a new one in its place. Adding a folder's watch and
+// removing it at every turn had cost the worker more than the turn's disk
+// walks; what changed between the commands (the engine's files) was read
+// into the watch's count before the command starts, so it does not make
+// the command's folders due for a walk.
+func (s *Session) commandTree(dirs []string) *treeGroup {
+	if s.turns != nil && slices.Equal(s.turns.roots, dirs) && s.turns.watchesRoots() {
+		return s.turns
+	}
+	s.turns.remove()
+	s.turns = s.tree.watch(dirs)
+	return s.turns
 }
 
 // check reports a program or a working directory the command would not

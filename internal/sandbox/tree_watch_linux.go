@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -25,8 +26,9 @@ import (
 // escapes the next walk.
 //
 // One inotify instance serves a session: a group of folders is watched
-// for the session's life (the bot's) and one for each command (its round
-// folder), each with its own generation. Closing an inotify instance waits
+// for the session's life (the bot's) and one for the command's own (its
+// round folder, kept for the next command when it is the same folder),
+// each with its own generation. Closing an inotify instance waits
 // for the kernel to retire its watches (a grace period, milliseconds on a
 // busy machine); removing a watch does not.
 //
@@ -219,6 +221,38 @@ func (t *treeWatch) drain() {
 	for c := range changed {
 		c.gen++
 	}
+}
+
+// watchesRoots reports whether each of the group's folders is still
+// watched, once the events so far are read: a folder removed (or removed
+// and made again) is not, and a group kept for another command must then
+// be replaced.
+func (g *treeGroup) watchesRoots() bool {
+	if g == nil {
+		return false
+	}
+	g.t.drain()
+	t := g.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.lost || t.fd < 0 {
+		return false
+	}
+	// The watches of folders removed since are dropped from the group
+	// too, so a group kept for a whole match does not grow with the
+	// folders its bot made and the engine removed.
+	live := g.wds[:0]
+	roots := 0
+	for _, wd := range g.wds {
+		if w, ok := t.dirs[wd]; ok && w.group == g {
+			live = append(live, wd)
+			if slices.Contains(g.roots, w.path) {
+				roots++
+			}
+		}
+	}
+	g.wds = live
+	return roots == len(g.roots)
 }
 
 // remove stops watching the group's folders. Events already queued for
