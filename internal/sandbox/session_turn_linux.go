@@ -35,22 +35,38 @@ func (s *Session) request(c Cmd, limits Limits) ([]byte, error) {
 	return data, nil
 }
 
-// readReply reads the supervisor's answer to the command just sent.
-func (s *Session) readReply() <-chan sessionReply {
-	replies := make(chan sessionReply, 1)
+// replyLine is the supervisor's answer as read, not yet decoded.
+type replyLine struct {
+	line []byte
+	err  error
+}
+
+// readReply reads the supervisor's answer to the command just sent. The
+// goroutine only reads the line: decoding it (decode) deepens the stack
+// of a goroutine that is new at every turn, which the runtime grows by
+// copying, and cost the worker more than the decoding itself.
+func (s *Session) readReply() <-chan replyLine {
+	replies := make(chan replyLine, 1)
 	go func() {
-		var rep sessionReply
 		line, err := s.out.ReadBytes('\n')
-		if err == nil {
-			err = json.Unmarshal(line, &rep)
-		}
-		if err != nil {
-			rep.Error = "session ended: " + err.Error()
-			rep.Result.ExitCode = -1
-		}
-		replies <- rep
+		replies <- replyLine{line, err}
 	}()
 	return replies
+}
+
+// decode is the supervisor's answer; an answer that cannot be read says
+// the session ended.
+func (l replyLine) decode() sessionReply {
+	var rep sessionReply
+	err := l.err
+	if err == nil {
+		err = json.Unmarshal(l.line, &rep)
+	}
+	if err != nil {
+		rep = sessionReply{Error: "session ended: " + err.Error()}
+		rep.Result.ExitCode = -1
+	}
+	return rep
 }
 
 // await waits for the supervisor's answer while enforcing, from outside,
@@ -76,7 +92,8 @@ func (s *Session) await(ctx context.Context, limits Limits, w *turnWatch, disk f
 	}
 	for {
 		select {
-		case rep := <-replies:
+		case line := <-replies:
+			rep := line.decode()
 			if strings.HasPrefix(rep.Error, "session ended") {
 				s.breakSession()
 				return Result{ExitCode: -1, Signal: "SIGKILL", Wall: time.Since(start),
