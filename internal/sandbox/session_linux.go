@@ -78,9 +78,6 @@ type Session struct {
 	// command when it has the same ones (a match's turn folder, the same
 	// at every turn): see commandTree.
 	turns *treeGroup
-	// ended is the session cgroup's counters at the end of the previous
-	// command, when it was measured and nothing ran since; else nil.
-	ended *cgroupReading
 	// wrapDisk, set by tests only, wraps each command's disk check.
 	wrapDisk func(check func() string) func() string
 	// lastEnd is the file clock when the previous command ended.
@@ -291,10 +288,6 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 		return Result{}, err
 	}
 	s.stats.Commands++
-	// The previous command's end is this one's start only if nothing ran
-	// in the session between: measure sets it again after each command.
-	ended := s.ended
-	s.ended = nil
 	// The previous command's mounts are gone before this one starts.
 	s.settleUnmount()
 	// Read before the command starts: whatever it writes is stamped later.
@@ -333,7 +326,7 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	w := newTurnWatch(s.cg, ended)
+	w := newTurnWatch(s.cg)
 	// The command's own folders are watched from before it starts.
 	trees := []*treeGroup{s.own}
 	if extra := commandDirs(writableDirs(s.mounts), c.Mounts); len(extra) > 0 {

@@ -130,21 +130,14 @@ func (s *Session) await(ctx context.Context, limits Limits, w *turnWatch, disk f
 // for memory during it; with over, why the watch stopped it.
 func (s *Session) measure(r *Result, w *turnWatch, over bool) {
 	if s.cg != nil {
-		used, cpuOK := s.cg.cpu()
-		if cpuOK {
+		if used, ok := s.cg.cpu(); ok {
 			r.CPU = used - w.cpu0
 		}
-		stall, stallOK := s.cg.stall()
-		if stallOK {
+		if stall, ok := s.cg.stall(); ok {
 			r.Stall, r.StallKnown = stall-w.stall0, true
 		}
-		oom := s.cg.oomKills()
-		if oom > w.oom0 {
+		if s.cg.oomKills() > w.oom0 {
 			r.MemoryExceeded = true
-		}
-		// The next command starts from here (newTurnWatch).
-		if cpuOK {
-			s.ended = &cgroupReading{cpu: used, stall: stall, oomKills: oom}
 		}
 		// Read once a turn, at its end: only this turn's command forked
 		// since the last reading.

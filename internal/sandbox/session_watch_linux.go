@@ -53,34 +53,14 @@ func (w *turnWatch) cpuDue(limit time.Duration) bool {
 	return true
 }
 
-// cgroupReading is the session cgroup's counters as the end of a command
-// read them.
-type cgroupReading struct {
-	cpu, stall time.Duration
-	oomKills   int64
-}
-
-// newTurnWatch starts the watch of a command from the session cgroup's
-// counters now, or from ended, the previous command's end, when the
-// session ran nothing since: between commands only the supervisor runs,
-// waiting for the next one, so the counters are where that command left
-// them, and reading them again (cpu.stat and its flush of the cgroup's
-// statistics, above all) cost a turn more than the reading saves. The
-// memory is read now: it is compared with the command's growth, and the
-// kernel may have reclaimed some since.
-func newTurnWatch(cg *cgroupSet, ended *cgroupReading) *turnWatch {
+func newTurnWatch(cg *cgroupSet) *turnWatch {
 	w := &turnWatch{}
-	if cg == nil {
-		return w
-	}
-	if ended != nil {
-		w.cpu0, w.stall0, w.oom0 = ended.cpu, ended.stall, ended.oomKills
-	} else {
+	if cg != nil {
 		w.cpu0, _ = cg.cpu()
 		w.stall0, _ = cg.stall()
+		w.mem0, _ = cg.memoryUsage()
 		w.oom0 = cg.oomKills()
 	}
-	w.mem0, _ = cg.memoryUsage()
 	return w
 }
 
