@@ -42,9 +42,9 @@ type replyLine struct {
 }
 
 // readReply reads the supervisor's answer to the command just sent. The
-// goroutine only reads the line: decoding it (decode) deepens the stack
-// of a goroutine that is new at every turn, which the runtime grows by
-// copying, and cost the worker more than the decoding itself.
+// goroutine, new at every turn, only reads the line: decoding it there
+// grew that goroutine's small stack by copying at every turn, where the
+// turn's own goroutine (decode) has grown its stack already.
 func (s *Session) readReply() <-chan replyLine {
 	replies := make(chan replyLine, 1)
 	go func() {
