@@ -51,8 +51,7 @@ type Server struct {
 	addr     string
 	cmd      *exec.Cmd
 	done     chan struct{}
-	log      *strings.Builder
-	mu       sync.Mutex
+	log      *testenv.Buffer // what the server prints, for errors
 }
 
 var shared struct {
@@ -172,10 +171,10 @@ func (s *Server) run() error {
 	if err != nil {
 		return err
 	}
-	s.done, s.log = make(chan struct{}), &strings.Builder{}
+	s.done, s.log = make(chan struct{}), &testenv.Buffer{}
 	s.cmd = exec.Command(bin, "--access", AccessKey, "--secret", SecretKey, "--region", Region,
 		"--port", s.addr, "--quiet", "posix", s.root)
-	s.cmd.Stdout, s.cmd.Stderr = (*lockedWriter)(s), (*lockedWriter)(s)
+	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
 	// The server must not outlive a test process that dies.
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := s.cmd.Start(); err != nil {
@@ -191,29 +190,15 @@ func (s *Server) run() error {
 		}
 		select {
 		case <-s.done:
-			return fmt.Errorf("testblob: %s exited: %s", bin, s.output())
+			return fmt.Errorf("testblob: %s exited: %s", bin, s.log.String())
 		default:
 		}
 		if time.Now().After(deadline) {
 			s.Stop()
-			return fmt.Errorf("testblob: %s not answering on %s: %v\n%s", bin, s.addr, err, s.output())
+			return fmt.Errorf("testblob: %s not answering on %s: %v\n%s", bin, s.addr, err, s.log.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-type lockedWriter Server
-
-func (w *lockedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.log.Write(p)
-}
-
-func (s *Server) output() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.log.String()
 }
 
 // Stop kills the server and waits for it to exit.
