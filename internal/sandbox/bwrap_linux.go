@@ -414,7 +414,7 @@ const memoryHeadroom = 32 << 20
 // disk bound, and with cgroups the memory limit (anonymous and shared
 // memory, not page cache). nil when there is nothing to watch.
 func (b *Bwrap) watchdog(mounts []Mount, since unix.Timespec, cg *cgroupSet, memLimit int64, memKilled *atomic.Bool) func() string {
-	disk := b.diskWatch(mounts, since, -1)
+	disk := b.diskWatch(mounts, changedFrom(since), -1)
 	if cg == nil || memLimit <= 0 {
 		return disk
 	}

@@ -72,6 +72,40 @@ func fileClockAfter(t unix.Timespec) unix.Timespec {
 // clock at any HZ.
 const fileClockWait = 50 * time.Millisecond
 
+// changedSince is what a walk of a command's folders counts: every entry
+// whose change time is at or after from. The kernel stamps change times
+// with the coarse clock, so an entry stamped in from's tick may have been
+// written just before the command started, by the same session's previous
+// command: when that command ended in from's tick, until is the fine clock
+// read just after it ended, and an entry stamped no later than until
+// counts only where seen says it changed since this command began.
+type changedSince struct {
+	from  unix.Timespec
+	until unix.Timespec
+	seen  *changeSet
+}
+
+// changedFrom counts every entry changed at or after from.
+func changedFrom(from unix.Timespec) changedSince {
+	return changedSince{from: from}
+}
+
+// counts reports whether the entry at path, last changed at ctime, counts.
+func (c changedSince) counts(path string, ctime unix.Timespec) bool {
+	if before(ctime, c.from) {
+		return false
+	}
+	if c.seen == nil || before(c.until, ctime) {
+		return true
+	}
+	return c.seen.saw(path)
+}
+
+// before reports whether a is earlier than b.
+func before(a, b unix.Timespec) bool {
+	return a.Sec < b.Sec || (a.Sec == b.Sec && a.Nsec < b.Nsec)
+}
+
 // diskWatch returns a watchdog that reports when a command has written
 // more than the configured bytes or entries to its writable folders since
 // the file clock read since, taken before the command started. RLIMIT_FSIZE
@@ -95,7 +129,7 @@ const fileClockWait = 50 * time.Millisecond
 // Nothing the command writes is there before it starts, so until a change
 // a watched folder counts nothing. Folders no watch covers (or whose watch
 // cannot tell) are walked at every tick.
-func (b *Bwrap) diskWatch(mounts []Mount, since unix.Timespec, spent int64, trees ...*treeGroup) func() string {
+func (b *Bwrap) diskWatch(mounts []Mount, since changedSince, spent int64, trees ...*treeGroup) func() string {
 	limit := b.cfg.DiskBytes
 	if limit == 0 {
 		limit = defaultDiskBytes
@@ -239,7 +273,7 @@ func sessionDiskReason(limit int64) string {
 // allocate blocks only when they write back. It stops as soon as the sum is
 // over maxBytes or maxFiles (negative: no bound), so a folder of millions of
 // new files is not walked to its end.
-func measureSince(dirs []string, since unix.Timespec, maxBytes int64, maxFiles int) folderUse {
+func measureSince(dirs []string, since changedSince, maxBytes int64, maxFiles int) folderUse {
 	var u folderUse
 	over := func() bool {
 		return (maxBytes >= 0 && u.bytes > maxBytes) || (maxFiles >= 0 && u.files > maxFiles)
@@ -257,7 +291,7 @@ func measureSince(dirs []string, since unix.Timespec, maxBytes int64, maxFiles i
 				return nil
 			}
 			st, ok := fi.Sys().(*syscall.Stat_t)
-			if !ok || st.Ctim.Sec < since.Sec || (st.Ctim.Sec == since.Sec && st.Ctim.Nsec < since.Nsec) {
+			if !ok || !since.counts(p, unix.Timespec{Sec: st.Ctim.Sec, Nsec: st.Ctim.Nsec}) {
 				return nil
 			}
 			u.files++

@@ -96,7 +96,7 @@ func diskWatchCase(t *testing.T, b *Bwrap, write func(own, other string), want s
 		defer tree.close()
 		groups = append(groups, tree.watch(writableDirs(mounts)))
 	}
-	w := b.diskWatch(mounts, clockAfter(t, before), -1, groups...)
+	w := b.diskWatch(mounts, changedFrom(clockAfter(t, before)), -1, groups...)
 	// A first look before the command writes anything: a watched folder
 	// is then walked again only for what its watch sees.
 	if got := w(); got != "" {

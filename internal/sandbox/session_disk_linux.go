@@ -48,9 +48,10 @@ func (d *sessionDisk) settle() {
 	d.ownLast, d.ownGen, d.ownKnown = r.own, r.ownGen, r.ownKnown
 }
 
-// account measures, in the background, what the command that started at
-// since wrote. Walks stop past limit, which is all the caller needs to know.
-func (d *sessionDisk) account(commandMounts []Mount, since unix.Timespec, limit int64) {
+// account measures, in the background, what the command whose changes
+// since counts wrote. Walks stop past limit, which is all the caller needs
+// to know.
+func (d *sessionDisk) account(commandMounts []Mount, since changedSince, limit int64) {
 	extra := commandDirs(d.own, commandMounts)
 	own, start, tree := d.own, d.start, d.tree
 	known, last, lastGen := d.ownKnown, d.ownLast, d.ownGen
@@ -63,7 +64,7 @@ func (d *sessionDisk) account(commandMounts []Mount, since unix.Timespec, limit 
 		if r.ownKnown && known && r.ownGen == lastGen {
 			r.own = last
 		} else {
-			r.own = measureSince(own, start, limit, -1).bytes
+			r.own = measureSince(own, changedFrom(start), limit, -1).bytes
 		}
 		if len(extra) > 0 {
 			r.command = measureSince(extra, since, limit, -1).bytes

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/broadside/broadside/internal/testenv"
+	"golang.org/x/sys/unix"
 )
 
 // TestSessionDiskBudget plays turns that each stay within the per-command
@@ -110,26 +111,12 @@ func TestFileClockAfter(t *testing.T) {
 // watch still sees what each turn writes, and a folder made again or
 // another folder gets a watch of its own.
 func TestSessionKeepsTurnFolderWatch(t *testing.T) {
-	caps := Probe(context.Background())
-	testenv.Require(t, "an enforced sandbox", caps.Enforced(), caps.String())
-	b, err := NewBwrap(BwrapConfig{DiskBytes: 1 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := t.TempDir()
-	bot, replay := filepath.Join(root, "bot"), filepath.Join(root, "replay")
-	turns := filepath.Join(root, "turns")
-	for _, d := range []string{bot, replay, filepath.Join(turns, "A"), filepath.Join(turns, "B")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
+	s, bot, replay, turns := newTurnSession(t, BwrapConfig{DiskBytes: 1 << 20})
+	for _, d := range []string{filepath.Join(turns, "A"), filepath.Join(turns, "B")} {
+		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s, err := b.NewSession([]Mount{{Source: bot, Writable: true}, {Source: replay, Writable: true, PerCommand: true}},
-		Limits{WallTime: testenv.Scaled(30 * time.Second)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	if s.tree == nil {
 		t.Fatal("no inotify watch on this machine")
 	}
@@ -137,16 +124,7 @@ func TestSessionKeepsTurnFolderWatch(t *testing.T) {
 	turn := func(seat, script string) Result {
 		t.Helper()
 		n++
-		target := filepath.Join(replay, fmt.Sprintf("round-%d", n), "A")
-		r, err := s.Run(context.Background(), Cmd{
-			Args:   []string{"/bin/sh", "-c", script, "bot", target},
-			Dir:    bot,
-			Mounts: []Mount{{Source: filepath.Join(turns, seat), Target: target, Writable: true}},
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
+		return playTurn(t, s, bot, replay, filepath.Join(turns, seat), n, script)
 	}
 	// What the engine does between turns: the bot's files removed, its
 	// own written over.
@@ -217,4 +195,94 @@ func TestSessionKeepsTurnFolderWatch(t *testing.T) {
 			t.Errorf("%s is still watched for a replaced group", w.path)
 		}
 	}
+}
+
+// TestSessionTurnInTheLastTurnsTick plays a turn that starts in the tick
+// of the file clock its previous turn ended in, as a fast engine's next
+// turn often does: what the previous turn wrote last is stamped in the
+// same tick as what this one writes first. The session's watch tells them
+// apart: the previous turn's file does not count again, and everything
+// this turn wrote counts, in a folder it made too.
+func TestSessionTurnInTheLastTurnsTick(t *testing.T) {
+	s, bot, replay, turns := newTurnSession(t, BwrapConfig{DiskBytes: 8 << 20})
+	if s.tree == nil || s.disk == nil {
+		t.Fatal("no inotify watch or no session disk bound on this machine")
+	}
+	// Every command starts and ends in one tick of the file clock.
+	tick := fileClock()
+	s.clock = func() unix.Timespec { return tick }
+	n := 0
+	// turn plays a turn in the one turn folder, shown at the round's path,
+	// and returns what the session counted for its round folders.
+	turn := func(script string) int64 {
+		t.Helper()
+		n++
+		if r := playTurn(t, s, bot, replay, turns, n, script); r.ExitCode != 0 {
+			t.Fatalf("turn %d: %+v", n, r)
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.disk.settle()
+		return s.disk.rounds
+	}
+	const size = 900_000
+	first := turn(fmt.Sprintf(`head -c %d /dev/zero > "$1/last.bin"`, size))
+	if first < size {
+		t.Fatalf("turn 1 counted %d bytes, wrote %d", first, size)
+	}
+	// As if turn 1 ended an hour from now: every change stamped until then
+	// may be turn 1's, and only the watch can tell whose it is.
+	s.mu.Lock()
+	s.lastEndFine = unix.NsecToTimespec(time.Now().Add(time.Hour).UnixNano())
+	s.mu.Unlock()
+	second := turn(fmt.Sprintf(`head -c %d /dev/zero > "$1/new.bin" && mkdir -p "$1/made/deep" && head -c %d /dev/zero > "$1/made/deep/f.bin"`, size, size))
+	// The folders made count their blocks: a few KB each.
+	got := second - first
+	if got < 2*size || got > 2*size+64<<10 {
+		t.Errorf("turn 2 counted %d bytes, wrote %d in two files and two folders: the previous turn's %d bytes counted again, or a file of this turn's missed",
+			got, 2*size, size)
+	}
+}
+
+// newTurnSession starts a session as a match's seat has one: the bot's
+// folder, and the replay folder shown a command's own folder at a time.
+// turns is an empty host folder, outside both, for the turn folders.
+func newTurnSession(t *testing.T, cfg BwrapConfig) (s *Session, bot, replay, turns string) {
+	t.Helper()
+	caps := Probe(context.Background())
+	testenv.Require(t, "an enforced sandbox", caps.Enforced(), caps.String())
+	b, err := NewBwrap(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	bot, replay, turns = filepath.Join(root, "bot"), filepath.Join(root, "replay"), filepath.Join(root, "turns")
+	for _, d := range []string{bot, replay, turns} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err = b.NewSession([]Mount{{Source: bot, Writable: true}, {Source: replay, Writable: true, PerCommand: true}},
+		Limits{WallTime: testenv.Scaled(30 * time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, bot, replay, turns
+}
+
+// playTurn plays turn n of a session's seat whose turn folder is folder,
+// shown at round n's path in replay, which script gets as $1.
+func playTurn(t *testing.T, s *Session, bot, replay, folder string, n int, script string) Result {
+	t.Helper()
+	target := filepath.Join(replay, fmt.Sprintf("round-%d", n), "A")
+	r, err := s.Run(context.Background(), Cmd{
+		Args:   []string{"/bin/sh", "-c", script, "bot", target},
+		Dir:    bot,
+		Mounts: []Mount{{Source: folder, Target: target, Writable: true}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -36,11 +36,14 @@ import (
 // that overflowed), generation says so and the caller walks at every
 // tick, as without a watch.
 type treeWatch struct {
-	mu   sync.Mutex
-	fd   int
-	dirs map[int32]watchedDir // the watched folders by watch descriptor
-	lost bool
-	buf  [8 << 10]byte
+	mu     sync.Mutex
+	fd     int
+	dirs   map[int32]watchedDir // the watched folders by watch descriptor
+	byPath map[string]int32     // and by path
+	lost   bool
+	// rec, when set, records what the events read since name (see record).
+	rec *changeSet
+	buf [8 << 10]byte
 }
 
 // watchedDir is one watched folder and the group it belongs to.
@@ -75,7 +78,23 @@ func newTreeWatch() *treeWatch {
 	if err != nil {
 		return nil
 	}
-	return &treeWatch{fd: fd, dirs: map[int32]watchedDir{}}
+	return &treeWatch{fd: fd, dirs: map[int32]watchedDir{}, byPath: map[string]int32{}}
+}
+
+// lose marks the watch as unable to tell from now on; t.mu is held.
+func (t *treeWatch) lose() {
+	t.lost = true
+	if t.rec != nil {
+		t.rec.fill()
+	}
+}
+
+// forget drops the watch wd from the folders watched; t.mu is held.
+func (t *treeWatch) forget(wd int32) {
+	if w, ok := t.dirs[wd]; ok && t.byPath[w.path] == wd {
+		delete(t.byPath, w.path)
+	}
+	delete(t.dirs, wd)
 }
 
 // watch watches dirs and every folder under them as one group.
@@ -95,7 +114,7 @@ func (t *treeWatch) watch(dirs []string) *treeGroup {
 // addTree watches dir and the folders under it for g; t.mu is held.
 func (t *treeWatch) addTree(g *treeGroup, dir string) {
 	if t.fd < 0 {
-		t.lost = true
+		t.lose()
 		return
 	}
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -108,14 +127,14 @@ func (t *treeWatch) addTree(g *treeGroup, dir string) {
 				// would find nothing there either.
 				return filepath.SkipAll
 			}
-			t.lost = true
+			t.lose()
 			return filepath.SkipAll
 		}
 		if !d.IsDir() {
 			return nil
 		}
 		if len(t.dirs) >= maxTreeWatches {
-			t.lost = true
+			t.lose()
 			return filepath.SkipAll
 		}
 		wd, err := unix.InotifyAddWatch(t.fd, p, treeWatchMask)
@@ -123,19 +142,20 @@ func (t *treeWatch) addTree(g *treeGroup, dir string) {
 			if errors.Is(err, unix.ENOENT) {
 				return filepath.SkipDir // removed while walked
 			}
-			t.lost = true
+			t.lose()
 			return filepath.SkipAll
 		}
 		if w, ok := t.dirs[int32(wd)]; ok && w.group != g {
 			// One folder in two groups: its changes would count for
 			// one only.
-			t.lost = true
+			t.lose()
 			return filepath.SkipAll
 		}
 		if _, ok := t.dirs[int32(wd)]; !ok {
 			g.wds = append(g.wds, int32(wd))
 		}
 		t.dirs[int32(wd)] = watchedDir{path: p, group: g}
+		t.byPath[p] = int32(wd)
 		return nil
 	})
 }
@@ -184,7 +204,7 @@ func (t *treeWatch) drain() {
 			break
 		}
 		if err != nil || n <= 0 {
-			t.lost = true
+			t.lose()
 			return
 		}
 		for b := t.buf[:n]; len(b) >= unix.SizeofInotifyEvent; {
@@ -194,7 +214,7 @@ func (t *treeWatch) drain() {
 			name := b[unix.SizeofInotifyEvent:min(len(b), unix.SizeofInotifyEvent+size)]
 			b = b[min(len(b), unix.SizeofInotifyEvent+size):]
 			if mask&unix.IN_Q_OVERFLOW != 0 {
-				t.lost = true
+				t.lose()
 				return
 			}
 			w, watched := t.dirs[wd]
@@ -202,15 +222,19 @@ func (t *treeWatch) drain() {
 				continue // a group removed since
 			}
 			if mask&unix.IN_IGNORED != 0 {
-				delete(t.dirs, wd)
+				t.forget(wd)
 				continue
 			}
 			changed[w.group] = true
-			if mask&unix.IN_ISDIR != 0 && mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0 {
-				if i := bytes.IndexByte(name, 0); i >= 0 {
-					name = name[:i]
-				}
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			madeDir := mask&unix.IN_ISDIR != 0 && mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0
+			if madeDir {
 				mades = append(mades, made{w.group, filepath.Join(w.path, string(name))})
+			}
+			if t.rec != nil {
+				t.rec.add(w.path, string(name), mask, madeDir)
 			}
 		}
 	}
@@ -266,7 +290,7 @@ func (g *treeGroup) remove() {
 	defer t.mu.Unlock()
 	for _, wd := range g.wds {
 		if w, ok := t.dirs[wd]; ok && w.group == g {
-			delete(t.dirs, wd)
+			t.forget(wd)
 			if t.fd >= 0 {
 				_, _ = unix.InotifyRmWatch(t.fd, uint32(wd))
 			}
@@ -285,5 +309,89 @@ func (t *treeWatch) close() {
 	if t.fd >= 0 {
 		unix.Close(t.fd)
 		t.fd = -1
+	}
+}
+
+// changeSet is what a watch saw change from a point on (see record): the
+// entries its events named, the folders those entries are in, and the
+// folders made or moved in, everything under which changed too. Its
+// fields are held by the watch's mutex.
+type changeSet struct {
+	t     *treeWatch
+	paths map[string]bool
+	trees map[string]bool
+	// full: past maxChanges, or the watch lost events: everything counts
+	// as changed.
+	full bool
+}
+
+// maxChanges bounds the entries a changeSet holds: a command that
+// changes more in a tick is taken to have changed everything.
+const maxChanges = 1 << 14
+
+// record reads the events queued so far, then records those read from
+// then on in a new changeSet, which replaces the last. nil when the watch
+// cannot tell.
+func (t *treeWatch) record() *changeSet {
+	if t == nil {
+		return nil
+	}
+	t.drain()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.lost || t.fd < 0 {
+		return nil
+	}
+	t.rec = &changeSet{t: t, paths: map[string]bool{}, trees: map[string]bool{}}
+	return t.rec
+}
+
+// add records one event of the watched folder dir about its entry name
+// (empty: about dir itself); t.mu is held.
+func (c *changeSet) add(dir, name string, mask uint32, madeDir bool) {
+	if c.full {
+		return
+	}
+	c.paths[dir] = true
+	if name != "" {
+		p := filepath.Join(dir, name)
+		c.paths[p] = true
+		if madeDir {
+			c.trees[p] = true
+		}
+	}
+	if len(c.paths)+len(c.trees) > maxChanges {
+		c.fill()
+	}
+}
+
+// fill makes c take everything as changed; t.mu is held.
+func (c *changeSet) fill() {
+	c.full = true
+	c.paths, c.trees = nil, nil
+}
+
+// saw reports whether path may have changed since c began, as far as the
+// events read so far tell: it did, or a folder it is in was made since,
+// or no watch would have seen it change (neither it nor its folder is
+// watched). The caller reads the events before it asks.
+func (c *changeSet) saw(path string) bool {
+	c.t.mu.Lock()
+	defer c.t.mu.Unlock()
+	if c.full || c.paths[path] {
+		return true
+	}
+	_, self := c.t.byPath[path]
+	_, parent := c.t.byPath[filepath.Dir(path)]
+	if !self && !parent {
+		return true
+	}
+	for d := filepath.Dir(path); ; d = filepath.Dir(d) {
+		if c.trees[d] {
+			return true
+		}
+		if d == "/" || d == "." {
+			return false
+		}
 	}
 }

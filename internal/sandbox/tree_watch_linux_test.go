@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -89,5 +90,90 @@ func TestTreeWatch(t *testing.T) {
 	tree.close()
 	if _, ok := group.generation(); ok {
 		t.Error("a closed watch still tells")
+	}
+}
+
+// TestChangeSet checks what a watch records from a point on: what changed
+// after it, in folders made since too, counts; what changed only before
+// it does not; and where no watch could have seen a change, or the watch
+// lost events, everything counts.
+func TestChangeSet(t *testing.T) {
+	root := t.TempDir()
+	own, outside := filepath.Join(root, "own"), filepath.Join(root, "outside")
+	for _, d := range []string{own, filepath.Join(own, "sub"), outside} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"before.bin", "rewritten.bin", "sub/chmod.bin", "sub/untouched.bin"} {
+		writeFile(t, filepath.Join(own, f), "x")
+	}
+	tree := newTreeWatch()
+	if tree == nil {
+		t.Skip("no inotify")
+	}
+	defer tree.close()
+	group := tree.watch([]string{own})
+	// Changed before the record starts: read by record, not recorded.
+	writeFile(t, filepath.Join(own, "before.bin"), "changed before")
+	seen := tree.record()
+	if seen == nil {
+		t.Fatal("a fresh watch cannot record")
+	}
+	writeFile(t, filepath.Join(own, "written.bin"), "new")
+	writeFile(t, filepath.Join(own, "rewritten.bin"), "again")
+	if err := os.Chmod(filepath.Join(own, "sub", "chmod.bin"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Written before the watch has read that its folders were made: no
+	// event names the file.
+	if err := os.MkdirAll(filepath.Join(own, "made", "deep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(own, "made", "deep", "f.bin"), "x")
+	writeFile(t, filepath.Join(outside, "x.bin"), "x")
+	group.generation() // reads the events
+	for _, tc := range []struct {
+		path string
+		want bool
+	}{
+		{"own/before.bin", false},
+		{"own/sub/untouched.bin", false},
+		{"own/sub/chmod.bin", true},
+		{"own/written.bin", true},
+		{"own/rewritten.bin", true},
+		{"own", true}, // an entry was made in it
+		{"own/made", true},
+		{"own/made/deep", true},
+		{"own/made/deep/f.bin", true},
+		{"outside/x.bin", true}, // no watch would have seen it
+	} {
+		if got := seen.saw(filepath.Join(root, tc.path)); got != tc.want {
+			t.Errorf("saw(%s) = %v, want %v", tc.path, got, tc.want)
+		}
+	}
+	// A new record starts empty.
+	next := tree.record()
+	if next.saw(filepath.Join(own, "written.bin")) {
+		t.Error("a new record holds the last one's changes")
+	}
+	// Too many changes, or a watch that lost events: everything counts.
+	tree.mu.Lock()
+	for i := range maxChanges + 1 {
+		next.add(own, fmt.Sprintf("f%d", i), 0, false)
+	}
+	tree.mu.Unlock()
+	if !next.saw(filepath.Join(own, "sub", "untouched.bin")) {
+		t.Error("a record past maxChanges still tells an entry unchanged")
+	}
+	last := tree.record()
+	tree.mu.Lock()
+	tree.lose()
+	tree.mu.Unlock()
+	if !last.saw(filepath.Join(own, "sub", "untouched.bin")) {
+		t.Error("a watch that lost events still tells an entry unchanged")
+	}
+	if tree.record() != nil {
+		t.Error("a watch that lost events records")
 	}
 }
