@@ -173,7 +173,14 @@ func TestSessionKeepsTurnFolderWatch(t *testing.T) {
 	}
 	engine("A")
 
-	// The folder made again: the old watch is of a folder gone.
+	// The folder made again: the old watch is of a folder gone. Something
+	// still holds the removed folder (here an open descriptor), so the
+	// kernel does not report it gone yet.
+	held, err := os.Open(filepath.Join(turns, "A"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
 	if err := os.RemoveAll(filepath.Join(turns, "A")); err != nil {
 		t.Fatal(err)
 	}

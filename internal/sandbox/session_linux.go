@@ -57,10 +57,10 @@ type Session struct {
 	exited bool
 	// stages back the PerCommand mounts (root only).
 	stages []stage
-	// unmounted is closed once the previous command's staged mounts are
-	// gone; nil when none are pending. See unmountLater.
-	unmounted chan struct{}
-	stats     SessionStats
+	// kept is the previous command's staged mounts, left in place for the
+	// next command (see showPlaced).
+	kept  []staged
+	stats SessionStats
 	// forkFailures is the session cgroup's count of forks failed at its
 	// process limit, as of the last command's end.
 	forkFailures int64
@@ -292,8 +292,6 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 		return Result{}, err
 	}
 	s.stats.Commands++
-	// The previous command's mounts are gone before this one starts.
-	s.settleUnmount()
 	spent := int64(-1)
 	if s.disk != nil {
 		s.disk.settle()
@@ -321,10 +319,10 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 		}
 		return Result{}, err
 	}
-	if err := mountStaged(placed); err != nil {
+	if err := s.showPlaced(placed); err != nil {
 		return Result{}, err
 	}
-	defer s.unmountLater(placed)
+	defer func() { s.kept = placed }()
 	limits := WithDefaults(c.Limits, s.limits)
 	req, err := s.request(c, limits)
 	if err != nil {
@@ -451,30 +449,19 @@ func (s *Session) covers(mounts []Mount) bool {
 	return true
 }
 
-// unmountLater removes the command's staged mounts in the background: an
-// unmount waits for an RCU grace period, which takes milliseconds on a busy
-// machine and would otherwise end every turn. Leaving the mounts a moment is
-// safe because nothing runs in the sandbox between commands (the supervisor
-// kills and reaps every process before it answers), and the next command,
-// and Close, wait for them to be gone (settleUnmount).
-func (s *Session) unmountLater(placed []staged) {
-	if len(placed) == 0 {
-		return
+// showPlaced shows the command's staged mounts in the sandbox: the
+// previous command's mount moved to this command's path where it is the
+// same one (moveKept), else the previous command's mounts removed first.
+// A command's mounts stay after it, for the next: nothing runs in the
+// sandbox between commands (the supervisor kills and reaps every process
+// before it answers), and Close removes them with the stages.
+func (s *Session) showPlaced(placed []staged) error {
+	if moveKept(s.kept, placed) {
+		return nil
 	}
-	done := make(chan struct{})
-	s.unmounted = done
-	go func() {
-		defer close(done)
-		unmountStaged(placed)
-	}()
-}
-
-// settleUnmount waits until the previous command's staged mounts are gone.
-func (s *Session) settleUnmount() {
-	if s.unmounted != nil {
-		<-s.unmounted
-		s.unmounted = nil
-	}
+	unmountStaged(s.kept)
+	s.kept = nil
+	return mountStaged(placed)
 }
 
 // breakSession kills the sandbox; later commands run in fresh sandboxes.
@@ -502,7 +489,6 @@ func (s *Session) Close() error {
 	s.breakSession()
 	<-s.done
 	s.outF.Close()
-	s.settleUnmount()
 	s.release()
 	return nil
 }

@@ -143,6 +143,11 @@ type staged struct {
 	mount Mount
 	stage stage
 	rel   string // the mount's path below the stage
+	// top is rel's first folder when rel goes deeper and that folder was
+	// made for this mount: renaming it moves the mount (moveKept).
+	top string
+	// source is the folder mounted: its path may show another since.
+	source fileID
 }
 
 // place finds, for each of the command's mounts the session does not cover,
@@ -174,14 +179,23 @@ func (s *Session) place(mounts []Mount) (placed []staged, ok bool) {
 // mountStaged bind-mounts the command's mounts onto their stages;
 // unmountStaged undoes it. On error nothing stays mounted.
 func mountStaged(placed []staged) error {
-	for i, p := range placed {
+	for i := range placed {
+		p := &placed[i]
 		dst := filepath.Join(p.stage.dir, p.rel)
+		if top, _, deeper := strings.Cut(p.rel, "/"); deeper {
+			if _, err := os.Lstat(filepath.Join(p.stage.dir, top)); errors.Is(err, os.ErrNotExist) {
+				p.top = top
+			}
+		}
 		err := os.MkdirAll(dst, 0o755)
 		if err == nil {
 			err = unix.Mount(p.mount.Source, dst, "", unix.MS_BIND|unix.MS_REC, "")
 		}
 		if err == nil && !p.mount.Writable {
 			err = unix.Mount("", dst, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, "")
+		}
+		if err == nil {
+			p.source = idOf(dst)
 		}
 		if err != nil {
 			unmountStaged(placed[:i+1])
@@ -205,4 +219,39 @@ func unmountStaged(placed []staged) {
 			}
 		}
 	}
+}
+
+// moveKept shows the previous command's mount, still in place (kept), at
+// this command's path (placed), when both are the one mount of their
+// command and the same mount at another round's path, as a match's turn
+// folder is from one turn to the next: renaming the round's folder on the
+// stage moves the bind mount in it, in the sandbox too. An unmount and a
+// mount at every turn cost the worker more (the unmount waits for the
+// kernel's RCU grace period). false when it cannot: the caller then
+// removes the kept mounts and mounts placed.
+func moveKept(kept, placed []staged) bool {
+	if len(kept) != 1 || len(placed) != 1 {
+		return false
+	}
+	k, p := kept[0], &placed[0]
+	if k.top == "" || k.stage.dir != p.stage.dir || k.mount.Source != p.mount.Source || k.mount.Writable != p.mount.Writable ||
+		k.source == (fileID{}) || idOf(p.mount.Source) != k.source {
+		return false
+	}
+	if k.rel == p.rel {
+		p.top, p.source = k.top, k.source
+		return true
+	}
+	top, rest, deeper := strings.Cut(p.rel, "/")
+	_, keptRest, _ := strings.Cut(k.rel, "/")
+	if !deeper || rest != keptRest {
+		return false
+	}
+	// Never over a folder already there, which may hold another mount.
+	if err := unix.Renameat2(unix.AT_FDCWD, filepath.Join(k.stage.dir, k.top),
+		unix.AT_FDCWD, filepath.Join(p.stage.dir, top), unix.RENAME_NOREPLACE); err != nil {
+		return false
+	}
+	p.top, p.source = top, k.source
+	return true
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/broadside/broadside/internal/testenv"
 	"golang.org/x/sys/unix"
 )
 
@@ -202,13 +203,10 @@ echo turn >> memory.txt
 	if err := unix.Statfs(stage, &fs); err != nil || fs.Type != unix.TMPFS_MAGIC {
 		t.Errorf("the stage %s is not a tmpfs of its own: type %#x, %v", stage, fs.Type, err)
 	}
-	// The last command's mount goes in the background; the next command
-	// and Close wait for it, as here.
-	s.mu.Lock()
-	s.settleUnmount()
-	s.mu.Unlock()
-	if entries, err := os.ReadDir(stage); err != nil || len(entries) != 0 {
-		t.Errorf("the stage %s is not empty after the turns: %v %v", stage, entries, err)
+	// The last command's mount stays for the next command; the earlier
+	// ones, of other folders, are gone.
+	if entries, err := os.ReadDir(stage); err != nil || len(entries) != 1 || entries[0].Name() != "Phase 2 - Round 3" {
+		t.Errorf("the stage %s holds %v after the turns (%v), want the last round's folder only", stage, entries, err)
 	}
 	// Close right after a turn, its mount still going: the stage goes, the
 	// round folder keeps its files.
@@ -226,6 +224,109 @@ echo turn >> memory.txt
 	}
 	if got, _ := os.ReadFile(filepath.Join(last, "command.txt")); string(got) != "1,0,0" {
 		t.Errorf("the last round folder lost its files at Close: %q", got)
+	}
+}
+
+// TestSessionMovesTurnFolder plays turns whose round folder is one host
+// folder shown at each round's path, as a match's turn folder is: the
+// mount moves from one round's path to the next, each turn sees its own
+// round only, and a command without it sees none.
+func TestSessionMovesTurnFolder(t *testing.T) {
+	b := newTestBwrap(t)
+	root := t.TempDir()
+	bot, replay, turn := filepath.Join(root, "bot"), filepath.Join(root, "replay"), filepath.Join(root, "turns", "A")
+	for _, d := range []string{bot, replay, turn} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := b.NewSession([]Mount{{Source: bot, Writable: true}, {Source: replay, Writable: true, PerCommand: true}},
+		Limits{WallTime: testenv.Scaled(10 * time.Second), OutputBytes: 1 << 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if len(s.stages) != 1 {
+		t.Fatalf("the session has %d stages, want 1 (the worker runs as root)", len(s.stages))
+	}
+	stage := s.stages[0].dir
+	const script = `echo "replay $(cd "$1" && find . | sort | tr '\n' ' ')"; cat "$0/state.json" 2>/dev/null; [ -z "$0" ] || printf 1,0,0 > "$0/command.txt"`
+	run := func(target string, mounts []Mount) string {
+		t.Helper()
+		r, err := s.Run(context.Background(), Cmd{Args: []string{"/bin/sh", "-c", script, target, replay}, Dir: bot, Mounts: mounts})
+		if err != nil || r.ExitCode != 0 {
+			t.Fatalf("%v: %v %+v", mounts, err, r)
+		}
+		return string(r.Stdout)
+	}
+	// mountsBelow counts the mounts on the stage's folders, as the
+	// worker's mount table has them.
+	mountsBelow := func() int {
+		data, err := os.ReadFile("/proc/self/mountinfo")
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, line := range strings.Split(string(data), "\n") {
+			if f := strings.Fields(line); len(f) > 4 && strings.HasPrefix(strings.ReplaceAll(f[4], `\040`, " "), stage+"/") {
+				n++
+			}
+		}
+		return n
+	}
+	for round := 1; round <= 3; round++ {
+		name := fmt.Sprintf("Phase 2 - Round %d", round)
+		target := filepath.Join(replay, name, "A")
+		writeFile(t, filepath.Join(turn, "state.json"), name)
+		os.Remove(filepath.Join(turn, "command.txt"))
+		out := run(target, []Mount{{Source: turn, Target: target, Writable: true}})
+		want := fmt.Sprintf("replay . ./%[1]s ./%[1]s/A ./%[1]s/A/state.json \n%[1]s", name)
+		if out != want {
+			t.Errorf("round %d: output\n%s\nwant\n%s", round, out, want)
+		}
+		if got, _ := os.ReadFile(filepath.Join(turn, "command.txt")); string(got) != "1,0,0" {
+			t.Errorf("round %d: command.txt = %q", round, got)
+		}
+		if entries, err := os.ReadDir(stage); err != nil || len(entries) != 1 || entries[0].Name() != name {
+			t.Errorf("round %d: the stage holds %v (%v), want %q only", round, entries, err, name)
+		}
+		if n := mountsBelow(); n != 1 {
+			t.Errorf("round %d: %d mounts on the stage, want 1", round, n)
+		}
+	}
+	// The host folder removed and made again: the turn sees the new one,
+	// not the removed one that the previous turn's mount still holds.
+	if err := os.RemoveAll(turn); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(turn, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(turn, "state.json"), "remade")
+	remade := filepath.Join(replay, "Phase 2 - Round 4", "A")
+	if out, want := run(remade, []Mount{{Source: turn, Target: remade, Writable: true}}),
+		"replay . ./Phase 2 - Round 4 ./Phase 2 - Round 4/A ./Phase 2 - Round 4/A/state.json \nremade"; out != want {
+		t.Errorf("a folder made again: output\n%s\nwant\n%s", out, want)
+	}
+	if got, _ := os.ReadFile(filepath.Join(turn, "command.txt")); string(got) != "1,0,0" {
+		t.Errorf("a folder made again: command.txt = %q", got)
+	}
+	// A command without the folder sees no round, and leaves none.
+	if out := run("", nil); out != "replay . \n" {
+		t.Errorf("a command without a round folder: output %q", out)
+	}
+	if entries, err := os.ReadDir(stage); err != nil || len(entries) != 0 || mountsBelow() != 0 {
+		t.Errorf("the stage holds %v (%v), %d mounts, after a command without a round folder", entries, err, mountsBelow())
+	}
+	// And the folder shows again after it.
+	writeFile(t, filepath.Join(turn, "state.json"), "again")
+	if out, want := run(filepath.Join(replay, "Phase 2 - Round 5", "A"),
+		[]Mount{{Source: turn, Target: filepath.Join(replay, "Phase 2 - Round 5", "A"), Writable: true}}),
+		"replay . ./Phase 2 - Round 5 ./Phase 2 - Round 5/A ./Phase 2 - Round 5/A/command.txt ./Phase 2 - Round 5/A/state.json \nagain"; out != want {
+		t.Errorf("round 5: output\n%s\nwant\n%s", out, want)
+	}
+	if st := s.Stats(); s.broken || st.Fresh != 0 {
+		t.Errorf("turns ran in fresh sandboxes: %+v, broken %v", st, s.broken)
 	}
 }
 

@@ -56,8 +56,11 @@ type watchedDir struct {
 type treeGroup struct {
 	t     *treeWatch
 	roots []string
-	gen   uint64
-	wds   []int32
+	// rootIDs are the roots' files as watched: a root removed and made
+	// again is another file at the same path.
+	rootIDs []fileID
+	gen     uint64
+	wds     []int32
 }
 
 // treeWatchMask is what the watched folders report: every change, and
@@ -106,9 +109,25 @@ func (t *treeWatch) watch(dirs []string) *treeGroup {
 	defer t.mu.Unlock()
 	g := &treeGroup{t: t, roots: dirs}
 	for _, d := range dirs {
+		g.rootIDs = append(g.rootIDs, idOf(d))
 		t.addTree(g, d)
 	}
 	return g
+}
+
+// fileID tells one file from another: a folder removed and made again at
+// the same path is another.
+type fileID struct {
+	dev, ino uint64
+}
+
+// idOf returns the file at path's ID; zero when it cannot be read.
+func idOf(path string) fileID {
+	var st unix.Stat_t
+	if unix.Stat(path, &st) != nil {
+		return fileID{}
+	}
+	return fileID{dev: st.Dev, ino: st.Ino}
 }
 
 // addTree watches dir and the folders under it for g; t.mu is held.
@@ -276,7 +295,17 @@ func (g *treeGroup) watchesRoots() bool {
 		}
 	}
 	g.wds = live
-	return roots == len(g.roots)
+	if roots != len(g.roots) {
+		return false
+	}
+	// A root removed while its file is still in use (a bind mount of it)
+	// reports no deletion yet: its path shows another file.
+	for i, root := range g.roots {
+		if id := idOf(root); id == (fileID{}) || id != g.rootIDs[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // remove stops watching the group's folders. Events already queued for
