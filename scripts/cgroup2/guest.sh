@@ -80,7 +80,7 @@ hostile() {
   hostile_pids+=($!)
 }
 hostile fresh '^(TestProbe|TestHostileBots|TestVirtualenvInSandbox|TestBwrapCPULimitBackstop)$'
-hostile session '^(TestHostileBotsSession|TestSessionLimitsOutsideTheSession)$'
+hostile session '^(TestHostileBotsSession|TestSessionLimitsOutsideTheSession|TestSessionMovesTurnFolder|TestSessionKeepsTurnFolderWatch|TestSessionTurnInTheLastTurnsTick)$'
 # Mostly waiting: a sleeper's turn, then a starved loop's.
 hostile cpuwait '^TestOwnCPUWait$'
 fi
