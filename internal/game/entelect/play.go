@@ -162,7 +162,7 @@ func (m *match) takeFolder(p int, rel string) *folderTake {
 		free[name] = n
 	}
 	keep := st.turnDir != ""
-	t := takeFolder(rel, m.roundDir(p, rel), keep, &st.replay, free)
+	t := takeFolder(rel, m.roundDir(p, rel), keep, &st.replay, free, st.read)
 	if keep && !t.emptied {
 		st.turnDir = ""
 	}

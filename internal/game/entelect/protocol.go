@@ -48,6 +48,15 @@ type seat struct {
 	// it to the bot at the round folder's path, and it is emptied after
 	// each turn, so a round costs no folder made and removed on the host.
 	turnDir string
+	// read is the command file the turn's command was read from, which
+	// the replay takes as read rather than read again.
+	read botFile
+}
+
+// botFile is a file of a bot's round folder, as read after its turn.
+type botFile struct {
+	name string
+	data []byte
 }
 
 // turnLog collects one turn's log.txt lines.
@@ -71,6 +80,7 @@ func logLine(t time.Time, level byte, msg string) string {
 // does wrong yields a DoNothing whose reason goes to the log; the error is
 // for the match itself (cancelled context).
 func (m *match) turn(ctx context.Context, st *seat, dir, host string, l *turnLog) (Command, error) {
+	st.read = botFile{}
 	if st.bot.LoadError != nil {
 		l.add('E', "Bot could not be loaded, it does nothing: %v", st.bot.LoadError)
 		return Command{}, nil
@@ -147,12 +157,14 @@ func (m *match) turn(ctx context.Context, st *seat, dir, host string, l *turnLog
 		l.add('W', "Bot ended badly (exit code %d%s%s); reading its command anyway", res.ExitCode,
 			prefixed(", signal ", res.Signal), map[bool]string{true: ", memory limit exceeded"}[res.MemoryExceeded])
 	}
-	return readCommand(host, l), nil
+	parsed, read := readCommand(host, l)
+	st.read = read
+	return parsed, nil
 }
 
 // readCommand reads place.txt, else command.txt, from a round folder: the
 // original always tries place.txt first, in both phases (§1).
-func readCommand(dir string, l *turnLog) Command {
+func readCommand(dir string, l *turnLog) (Command, botFile) {
 	for _, name := range []string{"place.txt", "command.txt"} {
 		data, err := readBotFile(filepath.Join(dir, name), maxCmdBytes)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -160,8 +172,9 @@ func readCommand(dir string, l *turnLog) Command {
 		}
 		if err != nil {
 			l.add('E', "Could not read %s, doing nothing: %v", name, err)
-			return Command{}
+			return Command{}, botFile{}
 		}
+		read := botFile{name: name, data: data}
 		parse := ParseCommand
 		if name == "place.txt" {
 			parse = ParsePlace
@@ -169,12 +182,12 @@ func readCommand(dir string, l *turnLog) Command {
 		cmd, err := parse(data)
 		if err != nil {
 			l.add('E', "Invalid %s, doing nothing: %v", name, err)
-			return Command{}
+			return Command{}, read
 		}
-		return cmd
+		return cmd, read
 	}
 	l.add('E', "Bot wrote neither place.txt nor command.txt, doing nothing")
-	return Command{}
+	return Command{}, botFile{}
 }
 
 // consoleTurn prompts a human player and reads the command from the

@@ -210,8 +210,9 @@ type folderTake struct {
 // are taken within the caps of b; free gives the protocol files'
 // allowances. It touches only the folder and b, so the two seats' calls
 // may run at once; what it took goes to the held files with hold.
+// read is the command file as the engine read it after the turn.
 // What the bot did to its own folder never stops the match.
-func takeFolder(rel, dir string, keep bool, b *replayBudget, free map[string]int64) folderTake {
+func takeFolder(rel, dir string, keep bool, b *replayBudget, free map[string]int64, read botFile) folderTake {
 	var out folderTake
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -234,6 +235,12 @@ func takeFolder(rel, dir string, keep bool, b *replayBudget, free map[string]int
 	t := b.take(files, free)
 	out.notes = t.notes(b)
 	for _, f := range t.keep {
+		if f.name == read.name && f.size == int64(len(read.data)) {
+			// The command file, read already: the bot has ended.
+			out.files = append(out.files, namedFile{name: filepath.ToSlash(filepath.Join(rel, f.name)),
+				heldFile: heldFile{data: read.data, mod: time.Now()}})
+			continue
+		}
 		data, err := readBotFile(filepath.Join(dir, f.name), int(f.size))
 		if err != nil {
 			out.notes = append(out.notes, fmt.Sprintf("replay: %s left out of the replay: %v", f.name, err))
@@ -310,10 +317,19 @@ func (w *replayWriter) sealed() error {
 	return err
 }
 
+// storeBelow is the size under which an entry is stored as it is: a
+// deflate stream of a few bytes is no smaller (a command.txt is six), and
+// each compressed entry costs the worker a block of its own.
+const storeBelow = 64
+
 // archiveFiles writes files into the archive, in order.
 func (w *replayWriter) archiveFiles(files []namedFile) error {
 	for _, f := range files {
-		zf, err := w.archive.CreateHeader(&zip.FileHeader{Name: f.name, Method: zip.Deflate, Modified: f.mod})
+		method := zip.Deflate
+		if len(f.data) < storeBelow {
+			method = zip.Store
+		}
+		zf, err := w.archive.CreateHeader(&zip.FileHeader{Name: f.name, Method: method, Modified: f.mod})
 		if err != nil {
 			return fmt.Errorf("replay: %w", err)
 		}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -246,6 +247,17 @@ func TestPlayTournamentZip(t *testing.T) {
 	}
 	for _, name := range []string{"state.json", "engine.log", "roundInfo.json", "A - map.txt", "A/log.txt", "A/place.txt", "A/state.json", "B/map.txt"} {
 		read("Phase 1 - Round 0/" + name)
+	}
+	// A command file, taken as the engine read it, is stored as it is: a
+	// few bytes do not deflate; a state file is compressed.
+	command := "Phase 2 - Round 1/A/command.txt"
+	if got := string(read(command)); !regexp.MustCompile(`^1,\d+,\d+\s*$`).MatchString(got) {
+		t.Errorf("%s holds %q, not the bot's shot", command, got)
+	}
+	for name, want := range map[string]uint16{command: zip.Store, "Phase 2 - Round 1/A/state.json": zip.Deflate} {
+		if f := files[name]; f != nil && f.Method != want {
+			t.Errorf("%s is archived with method %d, want %d", name, f.Method, want)
+		}
 	}
 	last := fmt.Sprintf("Phase 2 - Round %d/B/state.json", sum.Rounds-1)
 	if !bytes.Contains(read(last), []byte(`"Round":`+strconv.Itoa(sum.Rounds)+`,`)) {

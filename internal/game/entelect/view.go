@@ -15,7 +15,7 @@ func point(x, y int) string { return fmt.Sprintf("%d, %d", x, y) }
 // ships, and what it may see of the opponent. names are A's and B's
 // display names.
 func (s *State) PlayerStateJSON(p int, names [2]string) []byte {
-	w := jsonWriter{b: make([]byte, 0, 160*s.N*s.N)}
+	w := jsonWriter{b: make([]byte, 0, 192*s.N*s.N)}
 	w.raw(`{"PlayerMap":`)
 	s.writePlayerMap(&w, p, names[p])
 	w.raw(`,"OpponentMap":`)
