@@ -361,6 +361,9 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 func (s *Session) countFrom() changedSince {
 	now := s.clock()
 	if before(s.lastEnd, now) {
+		// The previous command's record, if any, is no longer needed: its
+		// walks ended (settle).
+		s.tree.stopRecording()
 		return changedFrom(now)
 	}
 	if seen := s.tree.record(); seen != nil {

@@ -375,6 +375,17 @@ func (t *treeWatch) record() *changeSet {
 	return t.rec
 }
 
+// stopRecording ends the record started last: the events read from now
+// on are recorded nowhere.
+func (t *treeWatch) stopRecording() {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.rec = nil
+}
+
 // add records one event of the watched folder dir about its entry name
 // (empty: about dir itself); t.mu is held.
 func (c *changeSet) add(dir, name string, mask uint32, madeDir bool) {

@@ -157,6 +157,13 @@ func TestChangeSet(t *testing.T) {
 	if next.saw(filepath.Join(own, "written.bin")) {
 		t.Error("a new record holds the last one's changes")
 	}
+	// A record stopped takes no more changes.
+	tree.stopRecording()
+	writeFile(t, filepath.Join(own, "after-stop.bin"), "x")
+	group.generation()
+	if next.saw(filepath.Join(own, "after-stop.bin")) {
+		t.Error("a stopped record took a change")
+	}
 	// Too many changes, or a watch that lost events: everything counts.
 	tree.mu.Lock()
 	for i := range maxChanges + 1 {
