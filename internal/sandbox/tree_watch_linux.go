@@ -41,7 +41,7 @@ type treeWatch struct {
 	dirs   map[int32]watchedDir // the watched folders by watch descriptor
 	byPath map[string]int32     // and by path
 	lost   bool
-	// rec, when set, records what the events read since name (see record).
+	// rec, when set, is where the events read are recorded (see record).
 	rec *changeSet
 	buf [8 << 10]byte
 }
