@@ -38,8 +38,9 @@ func main() {
 	botDir := flag.String("bot", "bots/entelect-python3", "the starter bot both seats play")
 	profile := flag.String("profile", "", "folder for CPU profiles of the worker processes while the matches play (WORKER_PPROF_ADDR)")
 	scale := flag.Bool("scale", false, "run 1, 2, 4 ... worker processes up to the CPU cores, -n matches each, in the first of -modes, and print one row per count")
+	keep := flag.Bool("keep", false, "keep the bench's folder: the workers' logs and folders, and the replays unpacked")
 	flag.Parse()
-	opts := options{profile: *profile}
+	opts := options{profile: *profile, keep: *keep}
 	if *scale {
 		if err := runScale(context.Background(), *admin, *worker, *botDir, strings.Split(*modes, ",")[0], *n, *concurrency, opts); err != nil {
 			fmt.Fprintln(os.Stderr, "bench-worker:", err)
@@ -64,6 +65,9 @@ func envOr(k, def string) string {
 type options struct {
 	// profile is a folder for CPU profiles of the workers; empty: none.
 	profile string
+	// keep leaves the bench's folder (the workers' logs and folders, the
+	// replays) in place.
+	keep bool
 }
 
 // modeResult is one sandbox mode's run.
@@ -82,6 +86,8 @@ type modeResult struct {
 	// (broadside_worker_db_statements_total); -1 when a worker does not
 	// export the count.
 	statements int64
+	// spent is where the workers' wall time went.
+	spent matchTime
 }
 
 func run(ctx context.Context, admin, worker, botDir string, modes []string, n, concurrency, workers int, opts options) error {
@@ -97,7 +103,7 @@ func run(ctx context.Context, admin, worker, botDir string, modes []string, n, c
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	defer removeUnless(opts.keep, tmp)
 	var results []modeResult
 	for i, mode := range modes {
 		r, err := runMode(ctx, admin, workerBin, botDir, filepath.Join(tmp, fmt.Sprint(i)), mode, n, concurrency, workers, opts)
@@ -130,6 +136,24 @@ func run(ctx context.Context, admin, worker, botDir string, modes []string, n, c
 			ms(r.cpu.self/rounds), ms(r.cpu.children/rounds), ms(r.rounds.botCPUSum/rounds), share(r.cpu.self, r.rounds.botCPUSum),
 			ms((r.cpu.children-r.rounds.botCPUSum)/rounds), ms(r.cpu.interp), perRound(r.statements, r.rounds.total))
 	}
+	fmt.Println("\nWhere the workers' time went (share of every match slot's time over the bench; mean per match):")
+	fmt.Println()
+	fmt.Println("| SANDBOX | slots | setup: to the first bot turn | play: to the last round's end | finish: the result stored | idle: no match |")
+	fmt.Println("|---|---|---|---|---|---|")
+	for _, r := range results {
+		t, m := r.spent, time.Duration(max(1, r.matches))
+		fmt.Printf("| %s | %d | %s, %s | %s, %s | %s, %s | %s, %s |\n", r.mode, t.slots,
+			t.share(t.setup), ms(t.setup/m), t.share(t.play), ms(t.play/m), t.share(t.finish), ms(t.finish/m), t.share(t.idle), ms(t.idle/m))
+	}
+	fmt.Println("\nA round's wall in play (mean):")
+	fmt.Println()
+	fmt.Println("| SANDBOX | before its first turn | its turns, first start to last end | after its last turn | the slower bot's lead | a bot's wall |")
+	fmt.Println("|---|---|---|---|---|---|")
+	for _, r := range results {
+		c := r.rounds
+		fmt.Printf("| %s | %s | %s | %s | %s | %s |\n", r.mode, ms(mean(c.before)), ms(mean(c.turns)), ms(mean(c.after)),
+			ms(mean(c.imbalance)), ms(mean(c.botWall)/2))
+	}
 	fmt.Println("\nround wall: between the engine's ends of two rounds (engine.log); bots' wall and CPU: as the runner measured")
 	fmt.Println("each bot process (log.txt); platform per turn: the engine's time for a turn (log.txt timestamps) less the bot's wall;")
 	fmt.Println("python3 -c pass: sampled on the host while the matches played (wall p50; CPU: user+sys of the samples, mean).")
@@ -137,6 +161,12 @@ func run(ctx context.Context, admin, worker, botDir string, modes []string, n, c
 	fmt.Println("match queued to the last finished, over every round played; children's: the sandboxes, supervisors and bots")
 	fmt.Println("the workers reaped in that time (cutime+cstime), which includes the bots' CPU. Postgres statements: what the")
 	fmt.Println("workers sent in that time (broadside_worker_db_statements_total: queries, execs, BEGIN and COMMIT, batched queries).")
+	fmt.Println("setup: from the match marked running to its first bot turn (the bots fetched, the seats' sandboxes started);")
+	fmt.Println("finish: from the last round's end to the result stored (the replay, the ratings); idle: a slot with no match.")
+	fmt.Println("A round's turns run at once, so the slower bot sets the round while the other's core waits.")
+	if opts.keep {
+		fmt.Printf("\nThe workers' logs, their folders and the replays are kept in %s\n", tmp)
+	}
 	if opts.profile != "" {
 		fmt.Printf("\nCPU profiles of the workers in %s; read them with\n  go tool pprof -top %s %s/*.pb.gz\n", opts.profile, worker, opts.profile)
 	}
@@ -160,7 +190,7 @@ func runScale(ctx context.Context, admin, worker, botDir, mode string, n, concur
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	defer removeUnless(opts.keep, tmp)
 	cores := runtime.NumCPU()
 	fmt.Printf("bench-worker -scale: SANDBOX=%s, %d matches per worker process of two %s bots (entelect, 10x10), WORKER_CONCURRENCY=%d, %d cores\n\n",
 		mode, n, filepath.Base(botDir), concurrency, cores)
@@ -407,6 +437,7 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 	var waits []time.Duration
 	var first, last time.Time
 	var keys []string
+	var jobs [][2]time.Time
 	for rows.Next() {
 		var created, started, finished time.Time
 		var key string
@@ -421,6 +452,7 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 			last = finished
 		}
 		waits = append(waits, started.Sub(created))
+		jobs = append(jobs, [2]time.Time{started, finished})
 	}
 	if err := rows.Err(); err != nil {
 		return res, err
@@ -439,7 +471,25 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 		}
 	}
 	res.rounds.sort()
+	res.spent = spendOf(jobs, res.rounds.matches, workers*concurrency, last.Sub(first))
 	return res, nil
+}
+
+// removeUnless removes the bench's folder unless asked to keep it.
+func removeUnless(keep bool, dir string) {
+	if keep {
+		fmt.Println("kept", dir)
+		return
+	}
+	os.RemoveAll(dir)
+}
+
+func mean(d []time.Duration) time.Duration {
+	var sum time.Duration
+	for _, x := range d {
+		sum += x
+	}
+	return sum / time.Duration(max(1, len(d)))
 }
 
 func quantile(sorted []time.Duration, q float64) time.Duration {

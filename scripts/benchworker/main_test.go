@@ -41,3 +41,25 @@ func TestShare(t *testing.T) {
 		}
 	}
 }
+
+// TestSpendOf: two matches on one slot over 10 s: each match's setup,
+// play and finish are summed, and the slot's time without a match is idle;
+// a match whose replay shows no turn counts as busy but in no part.
+func TestSpendOf(t *testing.T) {
+	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	jobs := [][2]time.Time{{at(0), at(4000)}, {at(5000), at(9000)}, {at(9000), at(9500)}}
+	spans := []matchSpan{
+		{firstTurn: at(100), lastRound: at(3900)},
+		{firstTurn: at(5200), lastRound: at(8800)},
+		{},
+	}
+	got := spendOf(jobs, spans, 1, 10*time.Second)
+	want := matchTime{slots: 1, wall: 10 * time.Second, setup: 300 * time.Millisecond,
+		play: 7400 * time.Millisecond, finish: 300 * time.Millisecond, idle: 1500 * time.Millisecond}
+	if got != want {
+		t.Errorf("spendOf = %+v, want %+v", got, want)
+	}
+	if s := got.share(got.idle); s != "15.0 %" {
+		t.Errorf("idle share %q, want 15.0 %%", s)
+	}
+}

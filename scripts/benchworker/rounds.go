@@ -14,13 +14,26 @@ import (
 // roundCosts are per-round and per-turn times read from replays.
 type roundCosts struct {
 	wall, botWall, botCPU, overhead []time.Duration
+	// A round's wall in three parts: before (the previous round's end to
+	// its first turn's start), turns (to its last turn's end), after (to
+	// the round's end); imbalance: the slower seat's bot wall less the
+	// faster's.
+	before, turns, after, imbalance []time.Duration
 	// total counts every round played; botCPUSum adds up the bots' CPU.
 	total     int
 	botCPUSum time.Duration
+	// matches are where each match's wall went, in replay order.
+	matches []matchSpan
+}
+
+// matchSpan is one match's play as its replay shows it: the first bot
+// turn's start and the last round's end.
+type matchSpan struct {
+	firstTurn, lastRound time.Time
 }
 
 func (c *roundCosts) sort() {
-	for _, d := range [][]time.Duration{c.wall, c.botWall, c.botCPU, c.overhead} {
+	for _, d := range [][]time.Duration{c.wall, c.botWall, c.botCPU, c.overhead, c.before, c.turns, c.after, c.imbalance} {
 		slices.Sort(d)
 	}
 }
@@ -45,7 +58,9 @@ func (c *roundCosts) add(replay string) error {
 		}
 	}
 	slices.SortFunc(rounds, func(a, b round) int { return (a.phase*10000 + a.n) - (b.phase*10000 + b.n) })
-	var prev time.Time
+	var prev, before time.Time
+	var span matchSpan
+	defer func() { c.matches = append(c.matches, span) }()
 	for _, r := range rounds {
 		end, ok := lastStamp(filepath.Join(r.dir, "engine.log"), "Round processing complete")
 		if !ok {
@@ -55,15 +70,39 @@ func (c *roundCosts) add(replay string) error {
 			c.wall = append(c.wall, end.Sub(prev))
 		}
 		prev = end
+		span.lastRound = end
 		var wall, cpu time.Duration
+		var first, lastEnd time.Time
+		var walls []time.Duration
 		for _, seat := range []string{"A", "B"} {
 			t, ok := readTurn(filepath.Join(r.dir, seat, "log.txt"))
 			if !ok {
 				continue
 			}
 			wall, cpu = wall+t.wall, cpu+t.cpu
+			if span.firstTurn.IsZero() || t.start.Before(span.firstTurn) {
+				span.firstTurn = t.start
+			}
 			c.overhead = append(c.overhead, t.end.Sub(t.start)-t.wall)
+			if first.IsZero() || t.start.Before(first) {
+				first = t.start
+			}
+			if t.end.After(lastEnd) {
+				lastEnd = t.end
+			}
+			walls = append(walls, t.wall)
 		}
+		if len(walls) == 2 && !before.IsZero() {
+			c.before = append(c.before, first.Sub(before))
+			c.turns = append(c.turns, lastEnd.Sub(first))
+			c.after = append(c.after, end.Sub(lastEnd))
+			d := walls[0] - walls[1]
+			if d < 0 {
+				d = -d
+			}
+			c.imbalance = append(c.imbalance, d)
+		}
+		before = end
 		c.botWall, c.botCPU = append(c.botWall, wall), append(c.botCPU, cpu)
 		c.total++
 		c.botCPUSum += cpu
@@ -77,7 +116,7 @@ func stamp(line string) (time.Time, bool) {
 	if len(line) < 23 {
 		return time.Time{}, false
 	}
-	t, err := time.Parse("02-01-2006 15:04:05.000", line[:19]+"."+line[20:23])
+	t, err := time.ParseInLocation("02-01-2006 15:04:05.000", line[:19]+"."+line[20:23], time.Local)
 	return t, err == nil
 }
 
@@ -138,4 +177,44 @@ func perRound(n int64, rounds int) string {
 		return "–"
 	}
 	return fmt.Sprintf("%.2f", float64(n)/float64(max(1, rounds)))
+}
+
+// matchTime is where the workers' slots spent the bench's wall time, summed
+// over matches: a slot is one match a worker can play at a time.
+type matchTime struct {
+	slots int
+	// wall is the bench's span (the first match queued to the last
+	// finished) times the slots.
+	wall time.Duration
+	// setup: from the match marked running to its first bot turn (the bots
+	// fetched, the sandbox started); play: from there to the last round's
+	// end; finish: from there to the result stored (the replay, the ratings);
+	// idle: the rest, a slot with no match (fetching the next job).
+	setup, play, finish, idle time.Duration
+}
+
+// spendOf adds up each match's parts; jobs are each match's start and end
+// as the database recorded them, spans the same matches' replays.
+func spendOf(jobs [][2]time.Time, spans []matchSpan, slots int, span time.Duration) matchTime {
+	t := matchTime{slots: slots, wall: time.Duration(slots) * span}
+	var busy time.Duration
+	for i, j := range jobs {
+		busy += j[1].Sub(j[0])
+		if i >= len(spans) || spans[i].firstTurn.IsZero() {
+			continue
+		}
+		s := spans[i]
+		t.setup += s.firstTurn.Sub(j[0])
+		t.play += s.lastRound.Sub(s.firstTurn)
+		t.finish += j[1].Sub(s.lastRound)
+	}
+	t.idle = t.wall - busy
+	return t
+}
+
+func (t matchTime) share(d time.Duration) string {
+	if t.wall <= 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.1f %%", 100*float64(d)/float64(t.wall))
 }
