@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -216,6 +217,35 @@ func TestMatchPlay(t *testing.T) {
 			}}
 		if _, err := m.Play(ctx); err == nil || !strings.Contains(err.Error(), "bwrap gone") {
 			t.Errorf("error = %v", err)
+		}
+	})
+	t.Run("seats start at once and a failed one closes the others", func(t *testing.T) {
+		// Each seat's runner waits for the other's to be asked for: seats
+		// prepared one after another would never both arrive.
+		var arrived sync.WaitGroup
+		arrived.Add(2)
+		closed := 0
+		m := Match{RuleSet: &runOnce{}, Bots: []game.Bot{LoadBot(rulesets.Registry(), good), LoadBot(rulesets.Registry(), good)},
+			SeatRunner: func(_ context.Context, seat int, _ game.Bot, _ game.Options) (sandbox.Runner, io.Closer, error) {
+				arrived.Done()
+				together := make(chan struct{})
+				go func() { arrived.Wait(); close(together) }()
+				select {
+				case <-together:
+				case <-time.After(time.Minute):
+					return nil, nil, errors.New("the other seat was never prepared beside this one")
+				}
+				if seat == 0 {
+					return nil, nil, errors.New("bwrap gone")
+				}
+				return host, closeCounter{&closed}, nil
+			}}
+		_, err := m.Play(ctx)
+		if err == nil || !strings.Contains(err.Error(), "runner for seat 1 (Annie): bwrap gone") {
+			t.Errorf("error = %v", err)
+		}
+		if closed != 1 {
+			t.Errorf("the started seat's runner closed %d times, want 1", closed)
 		}
 	})
 	t.Run("a panicking rule set is an error", func(t *testing.T) {

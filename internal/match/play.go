@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"runtime/debug"
+	"sync"
 
 	"github.com/broadside/broadside/internal/botexec"
 	"github.com/broadside/broadside/internal/game"
@@ -58,19 +59,26 @@ func (m Match) Play(ctx context.Context) (*game.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	var closers []io.Closer
+	// The seats' sandboxes start at once: each is a process to start and
+	// answer, and the match waits for the slowest rather than their sum.
+	closers := make([]io.Closer, len(bots))
+	errs := make([]error, len(bots))
+	var wg sync.WaitGroup
+	for i := range bots {
+		wg.Go(func() { closers[i], errs[i] = m.prepareSeat(ctx, i, &bots[i], progs, log) })
+	}
+	wg.Wait()
 	defer func() {
 		for _, c := range closers {
+			if c == nil {
+				continue
+			}
 			if cerr := c.Close(); cerr != nil {
 				log.Warn("close seat runner", "err", cerr)
 			}
 		}
 	}()
-	for i := range bots {
-		c, err := m.prepareSeat(ctx, i, &bots[i], progs, log)
-		if c != nil {
-			closers = append(closers, c)
-		}
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}

@@ -234,3 +234,30 @@ func BenchmarkTurnSessionRound(b *testing.B) {
 	reportMedian(b, bare, "bare-median-ms")
 	reportMedian(b, overhead, "overhead-ms")
 }
+
+// BenchmarkSessionStart is a seat's sandbox for a match: the session
+// started (its namespaces, cgroup and supervisor) and closed.
+func BenchmarkSessionStart(b *testing.B) {
+	r, err := NewBwrap(BwrapConfig{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	round := filepath.Join(dir, "round")
+	if err := os.Mkdir(round, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	var starts []time.Duration
+	for b.Loop() {
+		t := time.Now()
+		s, err := r.NewSession([]Mount{{Source: dir, Writable: true}, {Source: round, Writable: true, PerCommand: true}}, Limits{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		starts = append(starts, time.Since(t))
+		if err := s.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportMedian(b, starts, "start-ms")
+}

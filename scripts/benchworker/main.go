@@ -142,8 +142,8 @@ func run(ctx context.Context, admin, worker, botDir string, modes []string, n, c
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, r := range results {
 		t, m := r.spent, time.Duration(max(1, r.matches))
-		fmt.Printf("| %s | %d | %s, %s | %s, %s | %s, %s | %s, %s |\n", r.mode, t.slots,
-			t.share(t.setup), ms(t.setup/m), t.share(t.play), ms(t.play/m), t.share(t.finish), ms(t.finish/m), t.share(t.idle), ms(t.idle/m))
+		fmt.Printf("| %s | %d | %s, %s (p50 %s) | %s, %s | %s, %s | %s, %s |\n", r.mode, t.slots,
+			t.share(t.setup), ms(t.setup/m), ms(t.setupP50), t.share(t.play), ms(t.play/m), t.share(t.finish), ms(t.finish/m), t.share(t.idle), ms(t.idle/m))
 	}
 	fmt.Println("\nA round's wall in play (mean):")
 	fmt.Println()

@@ -55,7 +55,8 @@ func TestSpendOf(t *testing.T) {
 	}
 	got := spendOf(jobs, spans, 1, 10*time.Second)
 	want := matchTime{slots: 1, wall: 10 * time.Second, setup: 300 * time.Millisecond,
-		play: 7400 * time.Millisecond, finish: 300 * time.Millisecond, idle: 1500 * time.Millisecond}
+		play: 7400 * time.Millisecond, finish: 300 * time.Millisecond, idle: 1500 * time.Millisecond,
+		setupP50: 200 * time.Millisecond}
 	if got != want {
 		t.Errorf("spendOf = %+v, want %+v", got, want)
 	}

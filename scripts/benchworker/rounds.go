@@ -191,6 +191,9 @@ type matchTime struct {
 	// end; finish: from there to the result stored (the replay, the ratings);
 	// idle: the rest, a slot with no match (fetching the next job).
 	setup, play, finish, idle time.Duration
+	// setupP50 is the median match's setup: the first match of a worker
+	// also starts its caches.
+	setupP50 time.Duration
 }
 
 // spendOf adds up each match's parts; jobs are each match's start and end
@@ -198,6 +201,7 @@ type matchTime struct {
 func spendOf(jobs [][2]time.Time, spans []matchSpan, slots int, span time.Duration) matchTime {
 	t := matchTime{slots: slots, wall: time.Duration(slots) * span}
 	var busy time.Duration
+	var setups []time.Duration
 	for i, j := range jobs {
 		busy += j[1].Sub(j[0])
 		if i >= len(spans) || spans[i].firstTurn.IsZero() {
@@ -205,10 +209,13 @@ func spendOf(jobs [][2]time.Time, spans []matchSpan, slots int, span time.Durati
 		}
 		s := spans[i]
 		t.setup += s.firstTurn.Sub(j[0])
+		setups = append(setups, s.firstTurn.Sub(j[0]))
 		t.play += s.lastRound.Sub(s.firstTurn)
 		t.finish += j[1].Sub(s.lastRound)
 	}
 	t.idle = t.wall - busy
+	slices.Sort(setups)
+	t.setupP50 = quantile(setups, 0.5)
 	return t
 }
 
