@@ -13,13 +13,7 @@ import (
 // holds moves the watch's generation, in folders made or moved in after
 // the watch started too, and that nothing else does.
 func TestTreeWatch(t *testing.T) {
-	root := t.TempDir()
-	own, outside := filepath.Join(root, "own"), filepath.Join(root, "outside")
-	for _, d := range []string{own, filepath.Join(own, "sub"), outside} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	own, outside := ownAndOutside(t)
 	writeFile(t, filepath.Join(own, "sub", "before.bin"), "x")
 	tree := newTreeWatch()
 	if tree == nil {
@@ -98,13 +92,7 @@ func TestTreeWatch(t *testing.T) {
 // it does not; and where no watch could have seen a change, or the watch
 // lost events, everything counts.
 func TestChangeSet(t *testing.T) {
-	root := t.TempDir()
-	own, outside := filepath.Join(root, "own"), filepath.Join(root, "outside")
-	for _, d := range []string{own, filepath.Join(own, "sub"), outside} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	own, outside := ownAndOutside(t)
 	for _, f := range []string{"before.bin", "rewritten.bin", "sub/chmod.bin", "sub/untouched.bin"} {
 		writeFile(t, filepath.Join(own, f), "x")
 	}
@@ -148,7 +136,7 @@ func TestChangeSet(t *testing.T) {
 		{"own/made/deep/f.bin", true},
 		{"outside/x.bin", true}, // no watch would have seen it
 	} {
-		if got := seen.saw(filepath.Join(root, tc.path)); got != tc.want {
+		if got := seen.saw(filepath.Join(filepath.Dir(own), tc.path)); got != tc.want {
 			t.Errorf("saw(%s) = %v, want %v", tc.path, got, tc.want)
 		}
 	}
@@ -183,4 +171,18 @@ func TestChangeSet(t *testing.T) {
 	if tree.record() != nil {
 		t.Error("a watch that lost events records")
 	}
+}
+
+// ownAndOutside makes a watched folder with a subfolder, own/sub, and a
+// folder beside it that no watch covers.
+func ownAndOutside(t *testing.T) (own, outside string) {
+	t.Helper()
+	root := t.TempDir()
+	own, outside = filepath.Join(root, "own"), filepath.Join(root, "outside")
+	for _, d := range []string{own, filepath.Join(own, "sub"), outside} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return own, outside
 }
