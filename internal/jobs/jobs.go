@@ -105,9 +105,10 @@ type Client struct {
 	river *river.Client[pgx.Tx]
 }
 
-// NewClient returns an insert-only client on pool.
+// NewClient returns an insert-only client on pool. It tells the workers of
+// every insert transaction (see insertNotifyEvery).
 func NewClient(pool *pgxpool.Pool) (*Client, error) {
-	rc, err := river.NewClient(riverpgxv5.New(pool), &river.Config{})
+	rc, err := river.NewClient(riverpgxv5.New(pool), &river.Config{FetchCooldown: insertNotifyEvery})
 	if err != nil {
 		return nil, fmt.Errorf("jobs: new client: %w", err)
 	}

@@ -216,6 +216,21 @@ func NewWorker(deps Deps) (*Worker, error) {
 // fetchPollInterval is how often a worker looks for jobs it was not told of.
 const fetchPollInterval = 5 * time.Second
 
+// insertNotifyEvery is how often, at most, one River client tells the
+// workers of new jobs in a queue. River's default (its fetch cooldown,
+// 100 ms) tells them only of the first of a run of transactions, as a
+// ladder tick makes one per pair: the idle workers fetch then, most find
+// nothing yet, and the rest of the tick's matches wait up to a poll
+// (fetchPollInterval) while those workers idle. A worker's own fetches
+// stay limited by queueFetchCooldown, so being told of every insert costs
+// a busy worker nothing.
+const insertNotifyEvery = time.Millisecond
+
+// queueFetchCooldown is the least time between two fetches of one queue
+// by one worker: River's default, which the client-wide setting
+// (insertNotifyEvery) would otherwise lower.
+const queueFetchCooldown = river.FetchCooldownDefault
+
 // withDefaults is deps with the defaults of the settings left unset.
 func (deps Deps) withDefaults() Deps {
 	if deps.Logger == nil {
@@ -246,9 +261,16 @@ func (deps Deps) withDefaults() Deps {
 // riverConfig is the worker's River configuration over queues, workers
 // and periodic jobs; tests of how River hands out jobs use it too.
 func riverConfig(deps Deps, queues map[string]river.QueueConfig, workers *river.Workers, periodic []*river.PeriodicJob) *river.Config {
+	withCooldown := make(map[string]river.QueueConfig, len(queues))
+	for name, q := range queues {
+		if q.FetchCooldown == 0 {
+			q.FetchCooldown = queueFetchCooldown
+		}
+		withCooldown[name] = q
+	}
 	return &river.Config{
 		ID:                   deps.WorkerID,
-		Queues:               queues,
+		Queues:               withCooldown,
 		Workers:              workers,
 		Logger:               riverLogger(deps.Logger),
 		JobTimeout:           max(deps.Timeouts.Build, deps.Timeouts.Match),
@@ -260,6 +282,7 @@ func riverConfig(deps Deps, queues map[string]river.QueueConfig, workers *river.
 		// queue) an idle worker's polls were most of the statements a
 		// fleet sends per round.
 		FetchPollInterval: fetchPollInterval,
+		FetchCooldown:     insertNotifyEvery,
 		// Retries of a match start soon: most failures are a lost worker.
 		RetryPolicy: &retryPolicy{},
 	}

@@ -138,12 +138,14 @@ func run(ctx context.Context, admin, worker, botDir string, modes []string, n, c
 	}
 	fmt.Println("\nWhere the workers' time went (share of every match slot's time over the bench; mean per match):")
 	fmt.Println()
-	fmt.Println("| SANDBOX | slots | setup: to the first bot turn | play: to the last round's end | finish: the result stored | idle: no match |")
-	fmt.Println("|---|---|---|---|---|---|")
+	fmt.Println("| SANDBOX | slots | setup: to the first bot turn | play: to the last round's end | finish: the result stored | idle while matches were queued | idle with none queued |")
+	fmt.Println("|---|---|---|---|---|---|---|")
 	for _, r := range results {
 		t, m := r.spent, time.Duration(max(1, r.matches))
-		fmt.Printf("| %s | %d | %s, %s (p50 %s) | %s, %s | %s, %s | %s, %s |\n", r.mode, t.slots,
-			t.share(t.setup), ms(t.setup/m), ms(t.setupP50), t.share(t.play), ms(t.play/m), t.share(t.finish), ms(t.finish/m), t.share(t.idle), ms(t.idle/m))
+		empty := t.idle - t.idleQueued
+		fmt.Printf("| %s | %d | %s, %s (p50 %s) | %s, %s | %s, %s | %s, %s | %s, %s |\n", r.mode, t.slots,
+			t.share(t.setup), ms(t.setup/m), ms(t.setupP50), t.share(t.play), ms(t.play/m), t.share(t.finish), ms(t.finish/m),
+			t.share(t.idleQueued), ms(t.idleQueued/m), t.share(empty), ms(empty/m))
 	}
 	fmt.Println("\nA round's wall in play (mean):")
 	fmt.Println()
@@ -162,7 +164,8 @@ func run(ctx context.Context, admin, worker, botDir string, modes []string, n, c
 	fmt.Println("the workers reaped in that time (cutime+cstime), which includes the bots' CPU. Postgres statements: what the")
 	fmt.Println("workers sent in that time (broadside_worker_db_statements_total: queries, execs, BEGIN and COMMIT, batched queries).")
 	fmt.Println("setup: from the match marked running to its first bot turn (the bots fetched, the seats' sandboxes started);")
-	fmt.Println("finish: from the last round's end to the result stored (the replay, the ratings); idle: a slot with no match.")
+	fmt.Println("finish: from the last round's end to the result stored (the replay, the ratings); idle: a slot with no match,")
+	fmt.Println("while a match waited in the queue (a worker slow to take it) or with none queued (the bench's start and end).")
 	fmt.Println("A round's turns run at once, so the slower bot sets the round while the other's core waits.")
 	if opts.keep {
 		fmt.Printf("\nThe workers' logs, their folders and the replays are kept in %s\n", tmp)
@@ -194,8 +197,8 @@ func runScale(ctx context.Context, admin, worker, botDir, mode string, n, concur
 	cores := runtime.NumCPU()
 	fmt.Printf("bench-worker -scale: SANDBOX=%s, %d matches per worker process of two %s bots (entelect, 10x10), WORKER_CONCURRENCY=%d, %d cores\n\n",
 		mode, n, filepath.Base(botDir), concurrency, cores)
-	fmt.Println("| workers | matches | matches/min | worker's own CPU per round | Postgres statements per round | bots' CPU per round | worker ÷ bots | bots' CPU per match | bots-only limit (matches/min) | efficiency | load average at the end |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| workers | matches | matches/min | worker's own CPU per round | Postgres statements per round | bots' CPU per round | worker ÷ bots | bots' CPU per match | bots-only limit (matches/min) | efficiency | with matches queued | load average at the end |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, w := range scaleSteps(cores) {
 		stepOpts := opts
 		if opts.profile != "" {
@@ -210,15 +213,17 @@ func runScale(ctx context.Context, admin, worker, botDir, mode string, n, concur
 		perMatch := r.rounds.botCPUSum / time.Duration(max(1, r.matches))
 		// The bots alone, every core busy with them and nothing else.
 		limit := float64(cores) * float64(time.Minute) / float64(max(1, perMatch))
-		fmt.Printf("| %d | %d | %.2f | %s | %s | %s | %s | %s | %.1f | %.0f%% | %s |\n", w, r.matches, r.perMinute,
+		fmt.Printf("| %d | %d | %.2f | %s | %s | %s | %s | %s | %.1f | %.0f%% | %.0f%% | %s |\n", w, r.matches, r.perMinute,
 			ms(r.cpu.self/rounds), perRound(r.statements, r.rounds.total), ms(r.rounds.botCPUSum/rounds),
 			share(r.cpu.self, r.rounds.botCPUSum), ms(perMatch), limit, 100*r.perMinute/limit,
+			100*float64(r.matches)/r.spent.queuedSpan().Minutes()/limit,
 			strings.Join(strings.Fields(string(load))[:3], " "))
 	}
 	fmt.Println("\nworker's own CPU: user+sys of the worker processes' own threads over every round played; Postgres statements:")
 	fmt.Println("what the workers sent while the matches played; bots' CPU: as the sandbox measured each bot process;")
 	fmt.Println("bots-only limit: cores ÷ bots' CPU per match, the matches per minute of a machine that did nothing but run the")
-	fmt.Println("bots; efficiency: matches/min ÷ that limit.")
+	fmt.Println("bots; efficiency: matches/min ÷ that limit; with matches queued: the same without the slots' time idle while")
+	fmt.Println("nothing was queued (the bench's start and its last matches), the rate of a fleet that never runs out of work.")
 	return nil
 }
 
@@ -438,6 +443,7 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 	var first, last time.Time
 	var keys []string
 	var jobs [][2]time.Time
+	var queued []queuedMatch
 	for rows.Next() {
 		var created, started, finished time.Time
 		var key string
@@ -453,6 +459,7 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 		}
 		waits = append(waits, started.Sub(created))
 		jobs = append(jobs, [2]time.Time{started, finished})
+		queued = append(queued, queuedMatch{created, started, finished})
 	}
 	if err := rows.Err(); err != nil {
 		return res, err
@@ -472,6 +479,7 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 	}
 	res.rounds.sort()
 	res.spent = spendOf(jobs, res.rounds.matches, workers*concurrency, last.Sub(first))
+	res.spent.idleQueued = idleWhileQueued(queued, workers*concurrency)
 	return res, nil
 }
 

@@ -64,3 +64,29 @@ func TestSpendOf(t *testing.T) {
 		t.Errorf("idle share %q, want 15.0 %%", s)
 	}
 }
+
+// TestIdleWhileQueued: a slot's idle time counts only while a match
+// waited in the queue; idle time with nothing queued does not.
+func TestIdleWhileQueued(t *testing.T) {
+	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	tests := []struct {
+		name    string
+		matches []queuedMatch
+		slots   int
+		want    time.Duration
+	}{
+		{"taken at once", []queuedMatch{{at(0), at(0), at(4000)}, {at(0), at(0), at(3000)}}, 2, 0},
+		{"one slot slow to take the second", []queuedMatch{{at(0), at(0), at(4000)}, {at(0), at(1000), at(5000)}}, 2, time.Second},
+		{"a freed slot while a third waits", []queuedMatch{
+			{at(0), at(0), at(4000)}, {at(0), at(1000), at(5000)}, {at(0), at(5000), at(6000)},
+		}, 2, 2 * time.Second},
+		{"nothing queued, a slot free", []queuedMatch{{at(0), at(0), at(4000)}, {at(7000), at(7000), at(8000)}}, 2, 0},
+		{"one slot, queued behind a running match", []queuedMatch{{at(0), at(0), at(4000)}, {at(1000), at(4000), at(5000)}}, 1, 0},
+		{"one slot, a gap before the queued match starts", []queuedMatch{{at(0), at(0), at(4000)}, {at(1000), at(4500), at(5000)}}, 1, 500 * time.Millisecond},
+	}
+	for _, tc := range tests {
+		if got := idleWhileQueued(tc.matches, tc.slots); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

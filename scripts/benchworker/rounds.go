@@ -189,8 +189,11 @@ type matchTime struct {
 	// setup: from the match marked running to its first bot turn (the bots
 	// fetched, the sandbox started); play: from there to the last round's
 	// end; finish: from there to the result stored (the replay, the ratings);
-	// idle: the rest, a slot with no match (fetching the next job).
-	setup, play, finish, idle time.Duration
+	// idle: the rest, a slot with no match; idleQueued is the part of it
+	// while a match waited in the queue (a worker slow to take it), the
+	// rest is with nothing queued (the bench's start and its last
+	// matches).
+	setup, play, finish, idle, idleQueued time.Duration
 	// setupP50 is the median match's setup: the first match of a worker
 	// also starts its caches.
 	setupP50 time.Duration
@@ -219,9 +222,47 @@ func spendOf(jobs [][2]time.Time, spans []matchSpan, slots int, span time.Durati
 	return t
 }
 
+// queuedSpan is the bench's span less the slots' idle time with nothing
+// queued: how long the matches would have taken a fleet that never ran out
+// of work.
+func (t matchTime) queuedSpan() time.Duration {
+	return (t.wall - (t.idle - t.idleQueued)) / time.Duration(max(1, t.slots))
+}
+
 func (t matchTime) share(d time.Duration) string {
 	if t.wall <= 0 {
 		return "—"
 	}
 	return fmt.Sprintf("%.1f %%", 100*float64(d)/float64(t.wall))
+}
+
+// queuedMatch is one match's times as the database recorded them.
+type queuedMatch struct {
+	created, started, finished time.Time
+}
+
+// idleWhileQueued is the slot time with no match on it while a match
+// waited in the queue: at each moment, the free slots while any match was
+// queued and not yet started. A fleet that never ran out of work would
+// still lose this time; the rest of the idle time it would not.
+func idleWhileQueued(matches []queuedMatch, slots int) time.Duration {
+	type event struct {
+		at              time.Time
+		queued, running int
+	}
+	var events []event
+	for _, m := range matches {
+		events = append(events, event{m.created, 1, 0}, event{m.started, -1, 1}, event{m.finished, 0, -1})
+	}
+	slices.SortStableFunc(events, func(a, b event) int { return a.at.Compare(b.at) })
+	var idle time.Duration
+	queued, running := 0, 0
+	for i, e := range events {
+		if i > 0 && queued > 0 {
+			idle += time.Duration(max(0, slots-running)) * e.at.Sub(events[i-1].at)
+		}
+		queued += e.queued
+		running += e.running
+	}
+	return idle
 }
