@@ -87,21 +87,15 @@ func TestQueuedMatchesReachIdleWorkers(t *testing.T) {
 				clients = append(clients, rc)
 			}
 			queue := tc.inserter(t, pool, clients)
-			enqueue := func(seed int) int64 {
-				t.Helper()
+			// queueMatch records a match and queues it inside tx.
+			queueMatch := func(tx pgx.Tx, seed int) (int64, error) {
 				var id int64
-				err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-					if err := tx.QueryRow(ctx, `INSERT INTO matches (seed, kind, ranked, status) VALUES ($1, 'ladder', true, 'queued') RETURNING id`,
-						seed).Scan(&id); err != nil {
-						return err
-					}
-					_, err := queue.EnqueueMatchTx(ctx, tx, id)
-					return err
-				})
-				if err != nil {
-					t.Fatal(err)
+				if err := tx.QueryRow(ctx, `INSERT INTO matches (seed, kind, ranked, status) VALUES ($1, 'ladder', true, 'queued') RETURNING id`,
+					seed).Scan(&id); err != nil {
+					return 0, err
 				}
-				return id
+				_, err := queue.EnqueueMatchTx(ctx, tx, id)
+				return id, err
 			}
 			// The limits only bound a failure: a match not told of waits
 			// for the hour's poll.
@@ -124,12 +118,8 @@ func TestQueuedMatchesReachIdleWorkers(t *testing.T) {
 			err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 				warm = map[int64]bool{}
 				for i := range idle {
-					var id int64
-					if err := tx.QueryRow(ctx, `INSERT INTO matches (seed, kind, ranked, status) VALUES ($1, 'ladder', true, 'queued') RETURNING id`,
-						-i).Scan(&id); err != nil {
-						return err
-					}
-					if _, err := queue.EnqueueMatchTx(ctx, tx, id); err != nil {
+					id, err := queueMatch(tx, -i)
+					if err != nil {
 						return err
 					}
 					warm[id] = true
@@ -162,7 +152,14 @@ func TestQueuedMatchesReachIdleWorkers(t *testing.T) {
 
 			want := map[int64]bool{}
 			for i := range idle {
-				want[enqueue(i)] = true
+				err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+					id, err := queueMatch(tx, i)
+					want[id] = true
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
 				// The next transaction comes a little later, as the next
 				// pair of a tick does; only the gap's floor matters.
 				time.Sleep(5 * time.Millisecond)
