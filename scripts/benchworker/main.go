@@ -442,7 +442,6 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 	var waits []time.Duration
 	var first, last time.Time
 	var keys []string
-	var jobs [][2]time.Time
 	var queued []queuedMatch
 	for rows.Next() {
 		var created, started, finished time.Time
@@ -458,7 +457,6 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 			last = finished
 		}
 		waits = append(waits, started.Sub(created))
-		jobs = append(jobs, [2]time.Time{started, finished})
 		queued = append(queued, queuedMatch{created, started, finished})
 	}
 	if err := rows.Err(); err != nil {
@@ -478,8 +476,7 @@ func runMode(ctx context.Context, admin, workerBin, botDir, dir, mode string, n,
 		}
 	}
 	res.rounds.sort()
-	res.spent = spendOf(jobs, res.rounds.matches, workers*concurrency, last.Sub(first))
-	res.spent.idleQueued = idleWhileQueued(queued, workers*concurrency)
+	res.spent = spendOf(queued, res.rounds.matches, workers*concurrency, last.Sub(first))
 	return res, nil
 }
 

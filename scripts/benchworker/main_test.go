@@ -47,7 +47,8 @@ func TestShare(t *testing.T) {
 // a match whose replay shows no turn counts as busy but in no part.
 func TestSpendOf(t *testing.T) {
 	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
-	jobs := [][2]time.Time{{at(0), at(4000)}, {at(5000), at(9000)}, {at(9000), at(9500)}}
+	// Each match is taken as it is queued.
+	jobs := []queuedMatch{{at(0), at(0), at(4000)}, {at(5000), at(5000), at(9000)}, {at(9000), at(9000), at(9500)}}
 	spans := []matchSpan{
 		{firstTurn: at(100), lastRound: at(3900)},
 		{firstTurn: at(5200), lastRound: at(8800)},

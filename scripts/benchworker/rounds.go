@@ -199,24 +199,25 @@ type matchTime struct {
 	setupP50 time.Duration
 }
 
-// spendOf adds up each match's parts; jobs are each match's start and end
-// as the database recorded them, spans the same matches' replays.
-func spendOf(jobs [][2]time.Time, spans []matchSpan, slots int, span time.Duration) matchTime {
+// spendOf adds up each match's parts; matches are each match's times as
+// the database recorded them, spans the same matches' replays.
+func spendOf(matches []queuedMatch, spans []matchSpan, slots int, span time.Duration) matchTime {
 	t := matchTime{slots: slots, wall: time.Duration(slots) * span}
 	var busy time.Duration
 	var setups []time.Duration
-	for i, j := range jobs {
-		busy += j[1].Sub(j[0])
+	for i, m := range matches {
+		busy += m.finished.Sub(m.started)
 		if i >= len(spans) || spans[i].firstTurn.IsZero() {
 			continue
 		}
 		s := spans[i]
-		t.setup += s.firstTurn.Sub(j[0])
-		setups = append(setups, s.firstTurn.Sub(j[0]))
+		t.setup += s.firstTurn.Sub(m.started)
+		setups = append(setups, s.firstTurn.Sub(m.started))
 		t.play += s.lastRound.Sub(s.firstTurn)
-		t.finish += j[1].Sub(s.lastRound)
+		t.finish += m.finished.Sub(s.lastRound)
 	}
 	t.idle = t.wall - busy
+	t.idleQueued = idleWhileQueued(matches, slots)
 	slices.Sort(setups)
 	t.setupP50 = quantile(setups, 0.5)
 	return t
