@@ -145,6 +145,13 @@ func (e *env) createGameMatch(t *testing.T, game string, mapSize int, seed int64
 // queueMatch records p between bots' current versions and queues it.
 func (e *env) queueMatch(t *testing.T, p store.MatchCreateParams, botIDs []int64) int64 {
 	t.Helper()
+	return e.queueMatchWith(t, p, botIDs, nil)
+}
+
+// queueMatchWith is queueMatch, with also done (when not nil) in the
+// transaction that records and queues the match.
+func (e *env) queueMatchWith(t *testing.T, p store.MatchCreateParams, botIDs []int64, also func(st *store.Store, id int64) error) int64 {
+	t.Helper()
 	for _, id := range botIDs {
 		b, err := e.st.BotGetByID(e.ctx, id)
 		if err != nil || b.CurrentVersionID == nil {
@@ -159,6 +166,11 @@ func (e *env) queueMatch(t *testing.T, p store.MatchCreateParams, botIDs []int64
 			return err
 		}
 		id = m.ID
+		if also != nil {
+			if err := also(st, m.ID); err != nil {
+				return err
+			}
+		}
 		_, err = e.client.EnqueueMatchTx(e.ctx, tx, m.ID)
 		return err
 	})

@@ -67,7 +67,7 @@ func TestWorkerPublishesOtherGames(t *testing.T) {
 			if _, err := conn.Exec(ctx, "LISTEN match_events"); err != nil {
 				t.Fatal(err)
 			}
-			id := e.createGameMatch(t, g.game, 0, 7, bots[g.game]...)
+			id := e.createFollowedMatch(t, g.game, bots[g.game]...)
 			follow(ctx, e.st, id)
 			live := board.NewLive()
 			next, drawn, last := 0, 0, 0
@@ -142,4 +142,16 @@ func TestWorkerPublishesOtherGames(t *testing.T) {
 			t.Logf("%s: %d rounds published, %d drawn live, %d steps at the last", g.game, next, drawn, last)
 		})
 	}
+}
+
+// createFollowedMatch queues a ladder match of game between bots, seed 7,
+// announced as followed in the transaction that queues it: the worker
+// hears of the viewer when it hears of the match, so no round of a short
+// match is held back for an announcement that came after its start.
+func (e *env) createFollowedMatch(t *testing.T, game string, botIDs ...int64) int64 {
+	t.Helper()
+	p := store.MatchCreateParams{Game: game, Seed: 7, Kind: "ladder", Ranked: true}
+	return e.queueMatchWith(t, p, botIDs, func(st *store.Store, id int64) error {
+		return st.MatchWatchAnnounce(e.ctx, []int64{id})
+	})
 }
