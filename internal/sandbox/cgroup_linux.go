@@ -290,8 +290,8 @@ func (cs *cgroupSet) read(path string, buf []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := f.ReadAt(buf, 0)
-	if err != nil && !errors.Is(err, io.EOF) {
+	n, err := preadOnce(f, buf)
+	if err != nil {
 		return nil, err
 	}
 	if n == len(buf) {
@@ -301,6 +301,30 @@ func (cs *cgroupSet) read(path string, buf []byte) ([]byte, error) {
 		return nil, io.ErrUnexpectedEOF
 	}
 	return buf[:n], nil
+}
+
+// preadOnce reads f from offset 0 in one call. The kernel renders a
+// cgroup file whole at each read, so a read that leaves buf room has read
+// it all; ReadAt would call again only to be told the end, two calls a
+// file on a turn's critical path where one does.
+func preadOnce(f *os.File, buf []byte) (int, error) {
+	raw, err := f.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	var rerr error
+	if err := raw.Read(func(fd uintptr) bool {
+		for {
+			n, rerr = unix.Pread(int(fd), buf, 0)
+			if rerr != unix.EINTR {
+				return true
+			}
+		}
+	}); err != nil {
+		return 0, err
+	}
+	return n, rerr
 }
 
 // file is the open file at path; an error once the cgroups are removed or

@@ -4,15 +4,68 @@ package entelect
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
 	"syscall"
 )
 
-// openNoFollow opens a bot-written file for reading: a symbolic link is
-// refused (it could point at a host file) and a FIFO does not block.
-func openNoFollow(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+// readBotFile reads a file a bot wrote, up to limit bytes, without following
+// a symbolic link or blocking on a FIFO. Raw system calls, as createFile
+// writes: an *os.File registers with the runtime's poller (a call refused
+// for a regular file) and reads once more to be told the end, where a
+// buffer sized by the file reads it in one call.
+func readBotFile(path string, limit int) ([]byte, error) {
+	fd, err := openRead(path)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, fmt.Errorf("%s is not a regular file", filepath.Base(path))
+	}
+	// A byte past the size, or past limit, tells a file that grew since, or
+	// one over the cap.
+	buf := make([]byte, 0, min(max(st.Size, 0), int64(limit))+1)
+	for {
+		if len(buf) == cap(buf) {
+			if len(buf) > limit {
+				return nil, errTooLarge
+			}
+			buf = slices.Grow(buf, min(max(len(buf), 512), limit+1-len(buf)))
+		}
+		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		buf = buf[:len(buf)+n]
+		// A regular file reads short only at its end.
+		if n == 0 || (len(buf) < cap(buf) && int64(len(buf)) >= st.Size) {
+			break
+		}
+	}
+	if len(buf) > limit {
+		return nil, errTooLarge
+	}
+	return buf, nil
+}
+
+func openRead(path string) (int, error) {
+	for {
+		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
 }
 
 // createFile writes data to a new file at path: created exclusively, so a
