@@ -93,11 +93,15 @@ func (w *MatchWorker) Work(ctx context.Context, job *river.Job[MatchArgs]) error
 			if err := recordResult(ctx, store.NewTx(tx), res, w.deps.LadderPauseAfter); err != nil {
 				return err
 			}
-			var err error
-			if duelEnded, err = competition.AdvanceDuel(ctx, tx, w.queue(ctx), id); err != nil {
-				return err
+			// The match's row says whether it is a duel's game: a match
+			// of none costs no statement to find that out.
+			if res.match.DuelID != nil {
+				var err error
+				if duelEnded, err = competition.AdvanceDuel(ctx, tx, w.queue(ctx), id); err != nil {
+					return err
+				}
 			}
-			_, err = river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
+			_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
 			return err
 		})
 	})
@@ -112,7 +116,7 @@ func (w *MatchWorker) Work(ctx context.Context, job *river.Job[MatchArgs]) error
 	w.deps.Metrics.jobDone("match", "finished", time.Since(start))
 	log.Info("match: finished", "rounds", res.summary.Rounds, "duration", time.Since(start).Round(time.Millisecond))
 	if w.deps.AfterMatch != nil {
-		w.deps.AfterMatch(ctx, id)
+		w.deps.AfterMatch(ctx, id, res.match.Kind)
 	}
 	w.duelFinished(ctx, log, duelEnded)
 	return nil

@@ -69,9 +69,10 @@ type Deps struct {
 	LadderPauseAfter int
 	// Metrics, when set, counts jobs and their durations.
 	Metrics *Metrics
-	// AfterMatch, when set, is called after a match's result is committed
-	// (the competition layer advances battles from it).
-	AfterMatch func(ctx context.Context, matchID int64)
+	// AfterMatch, when set, is called after a match's result is committed,
+	// with the match's kind (the competition layer advances battles from
+	// it).
+	AfterMatch func(ctx context.Context, matchID int64, kind string)
 	// DuelFinished, when set, is called once a duel has its verdict or
 	// stopped failing, after the transaction that recorded it committed:
 	// the hook for telling its owner. A worker that stops in between

@@ -239,7 +239,11 @@ func (s *Scheduler) ladderTick(ctx context.Context, rng *rand.Rand) error {
 // AfterMatch advances the battle a finished match belongs to, so the next
 // round starts without waiting for the periodic tick. It is meant for
 // jobs.Deps.AfterMatch; errors are logged, and the next tick retries.
-func (s *Scheduler) AfterMatch(ctx context.Context, matchID int64) {
+// Only a match of kind battle belongs to one: any other costs nothing.
+func (s *Scheduler) AfterMatch(ctx context.Context, matchID int64, kind string) {
+	if kind != "battle" {
+		return
+	}
 	id, err := store.New(s.cfg.Pool).BattleIDForMatch(ctx, matchID)
 	if errors.Is(err, store.ErrNotFound) {
 		return

@@ -178,25 +178,48 @@ func (s *Store) MatchFinish(ctx context.Context, p MatchFinishParams) error {
 		if err != nil {
 			return fmt.Errorf("store: finish match %d: %w", p.ID, st.matchEndedOr(ctx, p.ID, err))
 		}
+		if err := st.matchPlayersFinish(ctx, p); err != nil {
+			return err
+		}
 		for _, r := range p.Players {
-			tag, err := st.db.Exec(ctx, `
-				UPDATE match_players SET key = $3, points = $4, ships_left = $5, shots_fired = $6, shots_landed = $7,
-				       killed = $8, outcome = $9, rank = $10, reason = $11, log = $12, fault = nullif($13, '')
-				WHERE match_id = $1 AND seat = $2`,
-				p.ID, r.Seat, r.Key, r.Points, r.ShipsLeft, r.ShotsFired, r.ShotsLanded, r.Killed, r.Outcome,
-				r.Rank, r.Reason, r.Log, r.Fault)
-			if err != nil {
-				return fmt.Errorf("store: result of seat %d in match %d: %w", r.Seat, p.ID, err)
-			}
-			if tag.RowsAffected() != 1 {
-				return fmt.Errorf("store: result of seat %d in match %d: %w", r.Seat, p.ID, ErrNotFound)
-			}
 			if err := st.countFault(ctx, p, r); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// matchPlayersFinish records every seat's result in one statement.
+func (s *Store) matchPlayersFinish(ctx context.Context, p MatchFinishParams) error {
+	n := len(p.Players)
+	seats, points, shipsLeft, shotsFired, shotsLanded, ranks := make([]int, n), make([]int, n), make([]int, n),
+		make([]int, n), make([]int, n), make([]int, n)
+	keys, outcomes, reasons, logs, faults := make([]string, n), make([]string, n), make([]string, n),
+		make([]string, n), make([]string, n)
+	killed := make([]bool, n)
+	for i, r := range p.Players {
+		seats[i], points[i], shipsLeft[i], shotsFired[i], shotsLanded[i], ranks[i] = r.Seat, r.Points, r.ShipsLeft,
+			r.ShotsFired, r.ShotsLanded, r.Rank
+		keys[i], outcomes[i], reasons[i], logs[i], faults[i] = r.Key, r.Outcome, r.Reason, r.Log, r.Fault
+		killed[i] = r.Killed
+	}
+	tag, err := s.db.Exec(ctx, `
+		UPDATE match_players p SET key = r.key, points = r.points, ships_left = r.ships_left,
+		       shots_fired = r.shots_fired, shots_landed = r.shots_landed, killed = r.killed, outcome = r.outcome,
+		       rank = r.rank, reason = r.reason, log = r.log, fault = nullif(r.fault, '')
+		FROM unnest($2::int[], $3::text[], $4::int[], $5::int[], $6::int[], $7::int[], $8::bool[], $9::text[],
+		            $10::int[], $11::text[], $12::text[], $13::text[])
+		     AS r (seat, key, points, ships_left, shots_fired, shots_landed, killed, outcome, rank, reason, log, fault)
+		WHERE p.match_id = $1 AND p.seat = r.seat`,
+		p.ID, seats, keys, points, shipsLeft, shotsFired, shotsLanded, killed, outcomes, ranks, reasons, logs, faults)
+	if err != nil {
+		return fmt.Errorf("store: results of match %d: %w", p.ID, err)
+	}
+	if tag.RowsAffected() != int64(n) {
+		return fmt.Errorf("store: results of match %d: %d of %d seats found: %w", p.ID, tag.RowsAffected(), n, ErrNotFound)
+	}
+	return nil
 }
 
 // countFault keeps the seat's bot's run of ranked matches lost by a

@@ -35,13 +35,14 @@ func (s *Store) RatingsLock(ctx context.Context, ladder string, botIDs []int64, 
 	ids = slices.Compact(ids)
 	out := make(map[int64]RatingState, len(ids))
 	err := s.InTx(ctx, func(_ pgx.Tx, st *Store) error {
-		for _, id := range ids {
-			if _, err := st.db.Exec(ctx, `
-				INSERT INTO ratings (bot_id, ladder, rating, deviation, volatility) VALUES ($1, $2, $3, $4, $5)
-				ON CONFLICT (bot_id, ladder) DO NOTHING`,
-				id, ladder, start.Rating, start.Deviation, start.Volatility); err != nil {
-				return err
-			}
+		// One statement for every bot, inserting in bot order as the lock
+		// below takes them.
+		if _, err := st.db.Exec(ctx, `
+			INSERT INTO ratings (bot_id, ladder, rating, deviation, volatility)
+			SELECT id, $2, $3, $4, $5 FROM unnest($1::bigint[]) AS id ORDER BY id
+			ON CONFLICT (bot_id, ladder) DO NOTHING`,
+			ids, ladder, start.Rating, start.Deviation, start.Volatility); err != nil {
+			return err
 		}
 		rows, err := st.db.Query(ctx, ratingSelect+`
 			WHERE ladder = $1 AND bot_id = ANY($2) ORDER BY bot_id FOR UPDATE`, ladder, ids)
@@ -86,29 +87,48 @@ type RatingChange struct {
 func (s *Store) RatingApply(ctx context.Context, matchID int64, ladder, method string, changes []RatingChange) error {
 	sorted := slices.Clone(changes)
 	slices.SortFunc(sorted, func(a, b RatingChange) int { return cmp.Compare(a.BotID, b.BotID) })
+	// The changes as columns, one element a bot, for unnest.
+	n := len(sorted)
+	ids := make([]int64, n)
+	ratingBefore, deviationBefore, volatilityBefore := make([]float64, n), make([]float64, n), make([]float64, n)
+	ratingAfter, deviationAfter, volatilityAfter := make([]float64, n), make([]float64, n), make([]float64, n)
+	games, wins, losses, draws := make([]int, n), make([]int, n), make([]int, n), make([]int, n)
+	for i, c := range sorted {
+		ids[i] = c.BotID
+		ratingBefore[i], deviationBefore[i], volatilityBefore[i] = c.Before.Rating, c.Before.Deviation, c.Before.Volatility
+		ratingAfter[i], deviationAfter[i], volatilityAfter[i] = c.After.Rating, c.After.Deviation, c.After.Volatility
+		var rec RatingState
+		rec.Count(c.Outcomes)
+		games[i], wins[i], losses[i], draws[i] = rec.Games, rec.Wins, rec.Losses, rec.Draws
+	}
+	// Two statements for the whole period, whatever the number of bots: a
+	// match's result is recorded with as few round trips as it can be.
 	return s.InTx(ctx, func(_ pgx.Tx, st *Store) error {
-		for _, c := range sorted {
-			if _, err := st.db.Exec(ctx, `
-				INSERT INTO rating_events (match_id, bot_id, ladder, method, rating_before, deviation_before, volatility_before,
-				                           rating_after, deviation_after, volatility_after)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-				matchID, c.BotID, ladder, method, c.Before.Rating, c.Before.Deviation, c.Before.Volatility,
-				c.After.Rating, c.After.Deviation, c.After.Volatility); err != nil {
-				return fmt.Errorf("store: rating event of bot %d in match %d: %w", c.BotID, matchID, interpretError(err))
-			}
-			var rec RatingState
-			rec.Count(c.Outcomes)
-			tag, err := st.db.Exec(ctx, `
-				UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, games = games + $6,
-				       wins = wins + $7, losses = losses + $8, draws = draws + $9, last_game_at = now()
-				WHERE bot_id = $1 AND ladder = $2`,
-				c.BotID, ladder, c.After.Rating, c.After.Deviation, c.After.Volatility, rec.Games, rec.Wins, rec.Losses, rec.Draws)
-			if err != nil {
-				return fmt.Errorf("store: rating of bot %d: %w", c.BotID, err)
-			}
-			if tag.RowsAffected() != 1 {
-				return fmt.Errorf("store: rating of bot %d on %s: %w (lock it first)", c.BotID, ladder, ErrNotFound)
-			}
+		if _, err := st.db.Exec(ctx, `
+			INSERT INTO rating_events (match_id, bot_id, ladder, method, rating_before, deviation_before, volatility_before,
+			                           rating_after, deviation_after, volatility_after)
+			SELECT $1, c.bot_id, $3, $4, c.rb, c.db, c.vb, c.ra, c.da, c.va
+			FROM unnest($2::bigint[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::float8[])
+			     AS c (bot_id, rb, db, vb, ra, da, va)
+			ORDER BY c.bot_id`,
+			matchID, ids, ladder, method, ratingBefore, deviationBefore, volatilityBefore,
+			ratingAfter, deviationAfter, volatilityAfter); err != nil {
+			return fmt.Errorf("store: rating events of match %d: %w", matchID, interpretError(err))
+		}
+		tag, err := st.db.Exec(ctx, `
+			UPDATE ratings r SET rating = c.rating, deviation = c.deviation, volatility = c.volatility,
+			       games = r.games + c.games, wins = r.wins + c.wins, losses = r.losses + c.losses,
+			       draws = r.draws + c.draws, last_game_at = now()
+			FROM unnest($2::bigint[], $3::float8[], $4::float8[], $5::float8[], $6::int[], $7::int[], $8::int[], $9::int[])
+			     AS c (bot_id, rating, deviation, volatility, games, wins, losses, draws)
+			WHERE r.bot_id = c.bot_id AND r.ladder = $1`,
+			ladder, ids, ratingAfter, deviationAfter, volatilityAfter, games, wins, losses, draws)
+		if err != nil {
+			return fmt.Errorf("store: ratings of match %d: %w", matchID, err)
+		}
+		if rated := tag.RowsAffected(); rated != int64(n) {
+			return fmt.Errorf("store: ratings of match %d on %s: %d of %d bots rated: %w (lock them first)",
+				matchID, ladder, rated, n, ErrNotFound)
 		}
 		return nil
 	})
