@@ -156,6 +156,25 @@ func TestHostileBotsThroughPortal(t *testing.T) {
 			if peak.memory > memBound || peak.tasks > taskBound {
 				t.Errorf("a session reached memory %d bytes and %d tasks, over %d and %d", peak.memory, peak.tasks, memBound, taskBound)
 			}
+			if m.Status == "failed" {
+				// A bot that runs out of its time on a machine too busy to
+				// give it that time is not judged: the match fails as the
+				// platform's, after its attempts (internal/jobs/overload.go).
+				// A fork bomb's processes beside the other packages' tests
+				// can keep two cores that busy for minutes. The verdict then
+				// proves nothing either way; what the bot could reach still
+				// must not have changed.
+				var reason string
+				if err := pool.QueryRow(ctx, `SELECT error FROM matches WHERE id = $1`, matchID).Scan(&reason); err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(reason, "while the machine was overloaded") {
+					t.Fatalf("match %d failed: %s", matchID, reason)
+				}
+				t.Logf("%s: match %d not judged, the machine was overloaded: %s", c.name, matchID, reason)
+				checkHostClean(t, marker, workDir)
+				return
+			}
 			hostile, good := m.player(bots[c.name]), m.player(house)
 			if m.Status != "finished" || good.Outcome != "win" || hostile.Outcome != "loss" || hostile.Reason == "" {
 				t.Errorf("match %s; house bot %s; hostile bot %s (%q)", m.Status, good.Outcome, hostile.Outcome, hostile.Reason)
