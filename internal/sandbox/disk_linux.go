@@ -130,6 +130,29 @@ func before(a, b unix.Timespec) bool {
 // a watched folder counts nothing. Folders no watch covers (or whose watch
 // cannot tell) are walked at every tick.
 func (b *Bwrap) diskWatch(mounts []Mount, since changedSince, spent int64, trees ...*treeGroup) func() string {
+	d := b.newDiskWatcher(mounts, since, spent, trees...)
+	if d == nil {
+		return nil
+	}
+	return d.check
+}
+
+// diskWatcher is diskWatch's watchdog with what it needs between checks.
+type diskWatcher struct {
+	since        changedSince
+	limit        int64 // per command; negative: none
+	sessionLimit int64 // negative: none
+	spent        int64
+	maxFiles     int
+	groups       []watchGroup
+	// next is the earliest time of the next walk: a walk waits at least
+	// four times as long as the last took.
+	next time.Time
+}
+
+// newDiskWatcher is diskWatch's watchdog; nil when there is nothing to
+// watch.
+func (b *Bwrap) newDiskWatcher(mounts []Mount, since changedSince, spent int64, trees ...*treeGroup) *diskWatcher {
 	limit := b.cfg.DiskBytes
 	if limit == 0 {
 		limit = defaultDiskBytes
@@ -149,45 +172,72 @@ func (b *Bwrap) diskWatch(mounts []Mount, since changedSince, spent int64, trees
 	if len(dirs) == 0 {
 		return nil
 	}
-	groups := watchGroups(dirs, trees)
-	var next time.Time
-	return func() string {
-		start := time.Now()
-		if start.Before(next) {
-			return ""
-		}
-		walkLimit := limit
-		if sessionLimit >= 0 && (walkLimit < 0 || sessionLimit-spent < walkLimit) {
-			walkLimit = max(sessionLimit-spent, 0)
-		}
-		// Each group is walked (its changes read first) when due; each
-		// walk stops past the bounds, which is all a verdict needs.
-		drainGroups(groups)
-		walked := false
-		var u folderUse
-		for i := range groups {
-			g := &groups[i]
-			if g.due(start) {
-				g.use = measureSince(g.dirs, since, walkLimit, maxFiles)
-				walked = true
-			}
-			u.bytes += g.use.bytes
-			u.files += g.use.files
-		}
-		if !walked {
-			return ""
-		}
-		next = start.Add(max(diskPoll, 4*time.Since(start)))
-		switch {
-		case limit >= 0 && u.bytes > limit:
-			return fmt.Sprintf("wrote more than %d bytes to its folders", limit)
-		case sessionLimit >= 0 && spent+u.bytes > sessionLimit:
-			return sessionDiskReason(sessionLimit)
-		case maxFiles >= 0 && u.files > maxFiles:
-			return fmt.Sprintf("created more than %d files in its folders", maxFiles)
-		}
+	return &diskWatcher{since: since, limit: limit, sessionLimit: sessionLimit, spent: spent, maxFiles: maxFiles,
+		groups: watchGroups(dirs, trees)}
+}
+
+// check walks the folders that are due and says why the command is to be
+// stopped, if it is.
+func (d *diskWatcher) check() string {
+	// The changes are read at every check, so that quiet knows of a change
+	// whose walk is held back.
+	drainGroups(d.groups)
+	start := time.Now()
+	if start.Before(d.next) {
 		return ""
 	}
+	walkLimit := d.limit
+	if d.sessionLimit >= 0 && (walkLimit < 0 || d.sessionLimit-d.spent < walkLimit) {
+		walkLimit = max(d.sessionLimit-d.spent, 0)
+	}
+	// Each group is walked when due; each walk stops past the bounds,
+	// which is all a verdict needs.
+	walked := false
+	var u folderUse
+	for i := range d.groups {
+		g := &d.groups[i]
+		if g.due(start) {
+			g.use = measureSince(g.dirs, d.since, walkLimit, d.maxFiles)
+			walked = true
+		}
+		u.bytes += g.use.bytes
+		u.files += g.use.files
+	}
+	if !walked {
+		return ""
+	}
+	d.next = start.Add(max(diskPoll, 4*time.Since(start)))
+	switch {
+	case d.limit >= 0 && u.bytes > d.limit:
+		return fmt.Sprintf("wrote more than %d bytes to its folders", d.limit)
+	case d.sessionLimit >= 0 && d.spent+u.bytes > d.sessionLimit:
+		return sessionDiskReason(d.sessionLimit)
+	case d.maxFiles >= 0 && u.files > d.maxFiles:
+		return fmt.Sprintf("created more than %d files in its folders", d.maxFiles)
+	}
+	return ""
+}
+
+// quiet reports, after a check, until when the next check would find
+// nothing to do unless the watch returned reports a change: every folder
+// is watched by that one watch, which can tell and saw no change since
+// the folders' last walk. ok is false otherwise (a change whose walk is
+// held back among them): the check is then to run at every tick.
+func (d *diskWatcher) quiet() (until time.Time, watch *treeWatch, ok bool) {
+	for i := range d.groups {
+		g := &d.groups[i]
+		if g.tree == nil || (watch != nil && g.tree.t != watch) {
+			return time.Time{}, nil, false
+		}
+		watch = g.tree.t
+		if gen, ok := g.tree.current(); !ok || !g.known || gen != g.gen {
+			return time.Time{}, nil, false
+		}
+		if idle := g.walkedAt.Add(diskIdlePoll); until.IsZero() || idle.Before(until) {
+			until = idle
+		}
+	}
+	return until, watch, watch != nil
 }
 
 // watchGroup is a command's writable folders that one watch covers (tree
@@ -245,8 +295,10 @@ func drainGroups(groups []watchGroup) {
 // (drainGroups) before the walk, so a change during it is seen at the
 // next tick.
 func (g *watchGroup) due(now time.Time) bool {
+	// Within a tick of falling due counts as due, so that the walk shares
+	// a wake-up of a sleeping watch with its other checks.
 	gen, ok := g.tree.current()
-	if ok && g.known && gen == g.gen && now.Sub(g.walkedAt) < diskIdlePoll {
+	if ok && g.known && gen == g.gen && now.Sub(g.walkedAt) < diskIdlePoll-watchdogPoll {
 		return false
 	}
 	g.gen, g.known, g.walkedAt = gen, ok, now

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -292,4 +293,47 @@ func playTurn(t *testing.T, s *Session, bot, replay, folder string, n int, scrip
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestSessionWatchSleepsUntilAChange: while a command changes nothing in
+// its folders, its watch checks only when its CPU time, memory or folders
+// fall due (about ten times a second) rather than at every tick (fifty);
+// a command that writes past the bound after a quiet start wakes it and
+// is stopped at once, as before.
+func TestSessionWatchSleepsUntilAChange(t *testing.T) {
+	testenv.Require(t, "an enforced sandbox", Probe(context.Background()).Enforced(), "")
+	b, err := NewBwrap(BwrapConfig{DiskBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, dir := newFolderSession(t, b, Limits{WallTime: 20 * time.Second, CPUTime: 2 * time.Second, MemoryBytes: 512 << 20})
+	var checks atomic.Int64
+	s.wrapDisk = func(check func() string) func() string {
+		return func() string {
+			checks.Add(1)
+			return check()
+		}
+	}
+	r, err := s.Run(context.Background(), Cmd{Args: []string{"/bin/sleep", "1"}})
+	if err != nil || r.ExitCode != 0 {
+		t.Fatalf("quiet command: %v %+v", err, r)
+	}
+	// A tick every watchdogPoll would check about 50 times in a second.
+	if n := checks.Load(); n > 25 {
+		t.Errorf("the watch checked %d times in a second of a command that changed nothing, want 25 at most", n)
+	}
+	t.Logf("%d checks in a second of quiet", checks.Load())
+
+	r, err = s.Run(context.Background(), Cmd{Args: []string{"/bin/sh", "-c",
+		`sleep 0.5; head -c 2097152 /dev/zero > "$0/big"; sleep 10; echo survived`, dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(r.Stderr), "wrote more than 1048576 bytes") || strings.Contains(string(r.Stdout), "survived") {
+		t.Fatalf("the writer was not stopped by the watch: %+v, stderr %q", r, r.Stderr)
+	}
+	// Stopped at its write, not at the end of its sleep.
+	if r.Wall >= 5*time.Second {
+		t.Errorf("stopped after %v, want soon after its write at 0.5 s", r.Wall)
+	}
 }

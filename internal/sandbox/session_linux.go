@@ -334,7 +334,11 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 	if extra := commandDirs(writableDirs(s.mounts), c.Mounts); len(extra) > 0 {
 		trees = append(trees, s.commandTree(extra))
 	}
-	disk := s.b.diskWatch(visible, since, spent, trees...)
+	dw := s.b.newDiskWatcher(visible, since, spent, trees...)
+	var disk func() string
+	if dw != nil {
+		disk = dw.check
+	}
 	if s.wrapDisk != nil {
 		disk = s.wrapDisk(disk)
 	}
@@ -343,7 +347,7 @@ func (s *Session) Run(ctx context.Context, c Cmd) (Result, error) {
 		s.breakSession()
 		return s.b.Run(ctx, s.fresh(c))
 	}
-	r, over, err := s.await(ctx, limits, w, disk, start)
+	r, over, err := s.await(ctx, limits, w, dw, disk, start)
 	if err != nil {
 		return Result{}, err
 	}

@@ -73,7 +73,7 @@ func (l replyLine) decode() sessionReply {
 // the limits the session's cgroup does not hold per command. It ends the
 // session when the supervisor stops answering or the context ends. over
 // reports that the watch stopped the command (w then says why).
-func (s *Session) await(ctx context.Context, limits Limits, w *turnWatch, disk func() string, start time.Time) (r Result, over bool, err error) {
+func (s *Session) await(ctx context.Context, limits Limits, w *turnWatch, dw *diskWatcher, disk func() string, start time.Time) (r Result, over bool, err error) {
 	replies := s.readReply()
 	// The supervisor enforces the wall time; this deadline only catches a
 	// supervisor that stopped answering.
@@ -84,7 +84,7 @@ func (s *Session) await(ctx context.Context, limits Limits, w *turnWatch, disk f
 	defer deadline.Stop()
 	stop := make(chan struct{})
 	defer close(stop)
-	overC := w.run(s.cg, limits, disk, stop)
+	overC := w.run(s.cg, limits, dw, disk, stop)
 	killed := func(timedOut bool) Result {
 		s.breakSession()
 		<-replies

@@ -45,8 +45,10 @@ func (w *turnWatch) cpuDue(limit time.Duration) bool {
 	if limit <= 0 {
 		return false
 	}
+	// Within a tick of falling due counts as due, so that the CPU and
+	// memory checks share a wake-up of a sleeping watch (see run).
 	now := time.Now()
-	if now.Sub(w.cpuAt) < cpuPoll(limit) {
+	if now.Sub(w.cpuAt) < cpuPoll(limit)-watchdogPoll {
 		return false
 	}
 	w.cpuAt = now
@@ -64,29 +66,87 @@ func newTurnWatch(cg *cgroupSet) *turnWatch {
 	return w
 }
 
-// run checks the command every watchdogPoll in a goroutine of its own and
-// closes the returned channel once it went over a limit; the goroutine
-// owns w until then. It ends when stop is closed: a check in progress (a
-// walk of a large bot folder) then finishes on its own, and the command's
-// answer, which has arrived, never waits for it.
-func (w *turnWatch) run(cg *cgroupSet, l Limits, disk func() string, stop <-chan struct{}) <-chan struct{} {
+// run checks the command in a goroutine of its own and closes the
+// returned channel once it went over a limit; the goroutine owns w until
+// then. It ends when stop is closed: a check in progress (a walk of a large
+// bot folder) then finishes on its own, and the command's answer, which
+// has arrived, never waits for it.
+//
+// It checks every watchdogPoll, except while the disk watch is quiet
+// (diskWatcher.quiet): then it sleeps until the command changes something
+// in its folders, or until the next check of its CPU time, memory or
+// folders falls due. A bot's turn is a few changes (its command file), so
+// its watch wakes a few times rather than at every tick: on a virtual
+// machine a wake-up of the worker costs more than the check it makes.
+func (w *turnWatch) run(cg *cgroupSet, l Limits, disk *diskWatcher, check func() string, stop <-chan struct{}) <-chan struct{} {
 	over := make(chan struct{})
+	// The CPU time and memory were read as the command started (cpu0,
+	// mem0): the first comparisons fall due a poll after that.
+	now := time.Now()
+	w.cpuAt = now
+	if l.MemoryBytes > 0 {
+		w.memAt = now.Add(memoryPoll(l.MemoryBytes))
+	}
 	go func() {
-		tick := time.NewTicker(watchdogPoll)
+		// cancel ends a wait for a change under way once the watch ends.
+		cancel := make(chan struct{})
+		defer close(cancel)
+		var changed chan error // a wait for a change under way
+		canWait := disk != nil
+		tick := time.NewTimer(w.next(cg, l, disk, &changed, &canWait, cancel))
 		defer tick.Stop()
 		for {
 			select {
 			case <-stop:
 				return
 			case <-tick.C:
+			case err := <-changed:
+				changed = nil
+				if err != nil {
+					canWait = false // ticks from now on
+				}
 			}
-			if w.check(cg, l, disk); w.reason != "" {
+			if w.check(cg, l, check); w.reason != "" {
 				close(over)
 				return
 			}
+			tick.Reset(w.next(cg, l, disk, &changed, &canWait, cancel))
 		}
 	}()
 	return over
+}
+
+// next is the time to the next check: watchdogPoll, or while the disk
+// watch is quiet the time until a check falls due, with a wait for a
+// change under way (changed) meanwhile.
+func (w *turnWatch) next(cg *cgroupSet, l Limits, disk *diskWatcher, changed *chan error, canWait *bool, cancel chan struct{}) time.Duration {
+	if !*canWait {
+		return watchdogPoll
+	}
+	until, watch, ok := disk.quiet()
+	if !ok {
+		return watchdogPoll
+	}
+	if cg != nil && l.CPUTime > 0 {
+		until = earliest(until, w.cpuAt.Add(cpuPoll(l.CPUTime)))
+	}
+	if cg != nil && l.MemoryBytes > 0 {
+		until = earliest(until, w.memAt)
+	}
+	if *changed == nil {
+		ch := make(chan error, 1)
+		go func() { ch <- watch.waitChange(cancel) }()
+		*changed = ch
+	}
+	return max(watchdogPoll, time.Until(until))
+}
+
+// earliest is the earlier of a and b.
+func earliest(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
 
 // check sets w.reason when the command went over a limit.
@@ -111,7 +171,7 @@ func (w *turnWatch) check(cg *cgroupSet, l Limits, disk func() string) {
 	// The kernel only acts at the session's limit, which has room for the
 	// supervisor; near it, without swap, it may thrash for seconds before
 	// killing anything. The command is stopped at its own limit instead.
-	if now := time.Now(); l.MemoryBytes > 0 && !now.Before(w.memAt) {
+	if now := time.Now(); l.MemoryBytes > 0 && !now.Add(watchdogPoll).Before(w.memAt) {
 		over, headroom := cg.memoryHeadroom(w.mem0, l.MemoryBytes)
 		if over {
 			w.reason, w.memory = fmt.Sprintf("used more than %d bytes of memory", l.MemoryBytes), true

@@ -7,9 +7,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -44,6 +46,13 @@ type treeWatch struct {
 	// rec, when set, is where the events read are recorded (see record).
 	rec *changeSet
 	buf [8 << 10]byte
+	// poll is the instance as the runtime's poller holds it (a duplicate
+	// descriptor), for a command's watch to sleep until something changes
+	// (waitChange); nil where it could not be registered. waiter admits
+	// one waiter at a time: the poller takes one per descriptor, and a
+	// command's watch may still be ending when the next one starts.
+	poll   *os.File
+	waiter chan struct{}
 }
 
 // watchedDir is one watched folder and the group it belongs to.
@@ -81,7 +90,70 @@ func newTreeWatch() *treeWatch {
 	if err != nil {
 		return nil
 	}
-	return &treeWatch{fd: fd, dirs: map[int32]watchedDir{}, byPath: map[string]int32{}}
+	t := &treeWatch{fd: fd, dirs: map[int32]watchedDir{}, byPath: map[string]int32{}, waiter: make(chan struct{}, 1)}
+	if dup, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 0); err == nil {
+		// The duplicate shares the instance and its non-blocking mode, so
+		// the poller takes it: a wait for it costs no thread.
+		t.poll = os.NewFile(uintptr(dup), "inotify")
+	}
+	return t
+}
+
+// errNoWait is waitChange's answer where the watch cannot be waited on.
+var errNoWait = errors.New("sandbox: the folder watch cannot be waited on")
+
+// waitChange returns once the watch has events that arrived after the
+// last time it returned (or were not read yet), or once cancel is
+// closed, with an error then. Events arrive as the kernel queues them, so
+// a change made after the last drain always ends a wait begun after it.
+// Waits are one at a time: a second waits for the first to return.
+func (t *treeWatch) waitChange(cancel <-chan struct{}) error {
+	if t == nil || t.poll == nil {
+		return errNoWait
+	}
+	select {
+	case t.waiter <- struct{}{}:
+	case <-cancel:
+		return errNoWait
+	}
+	defer func() { <-t.waiter }()
+	raw, err := t.poll.SyscallConn()
+	if err != nil {
+		return err
+	}
+	if err := t.poll.SetReadDeadline(time.Time{}); err != nil {
+		return err
+	}
+	// cancel ends the wait by moving the deadline to now; the wait's own
+	// goroutine (this one) returns before the next wait can begin.
+	stopped := make(chan struct{})
+	defer close(stopped)
+	go func() {
+		select {
+		case <-cancel:
+			t.poll.SetReadDeadline(time.Now())
+		case <-stopped:
+		}
+	}()
+	asked := false
+	var queuedErr error
+	err = raw.Read(func(fd uintptr) bool {
+		// The poller forgets, as the wait begins, that the descriptor was
+		// readable: events queued before it are asked for first, and only
+		// where there are none does the poller wait for the next. Nothing
+		// is read here: drain reads the events.
+		if asked {
+			return true
+		}
+		asked = true
+		n, err := unix.IoctlGetInt(int(fd), unix.TIOCINQ) // FIONREAD
+		queuedErr = err
+		return err != nil || n > 0
+	})
+	if err == nil {
+		err = queuedErr
+	}
+	return err
 }
 
 // lose marks the watch as unable to tell from now on; t.mu is held.
@@ -338,6 +410,9 @@ func (t *treeWatch) close() {
 	if t.fd >= 0 {
 		unix.Close(t.fd)
 		t.fd = -1
+	}
+	if t.poll != nil {
+		t.poll.Close()
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // TestTreeWatch checks that every change that can add to what a folder
@@ -185,4 +186,75 @@ func ownAndOutside(t *testing.T) (own, outside string) {
 		}
 	}
 	return own, outside
+}
+
+// TestTreeWatchWaitChange: a wait ends at once on a change not yet read,
+// sleeps while nothing changes, ends at the next change, and ends with an
+// error when cancelled; a second waiter waits for the first.
+func TestTreeWatchWaitChange(t *testing.T) {
+	own, _ := ownAndOutside(t)
+	tree := newTreeWatch()
+	if tree == nil {
+		t.Skip("no inotify")
+	}
+	defer tree.close()
+	group := tree.watch([]string{own})
+	group.generation() // nothing queued
+
+	wait := func(cancel chan struct{}) chan error {
+		done := make(chan error, 1)
+		go func() { done <- tree.waitChange(cancel) }()
+		return done
+	}
+	// A change made before the wait, not yet read.
+	writeFile(t, filepath.Join(own, "before.txt"), "x")
+	if err := <-wait(nil); err != nil {
+		t.Fatalf("wait with a change queued: %v", err)
+	}
+	group.generation()
+
+	// Nothing changes: the wait goes on until something does.
+	done := wait(nil)
+	select {
+	case err := <-done:
+		t.Fatalf("the wait ended with nothing changed: %v", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	writeFile(t, filepath.Join(own, "sub", "later.txt"), "x")
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("wait for a change: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a change did not end the wait")
+	}
+	group.generation()
+
+	// Cancelled, with a second waiter queued behind: both end.
+	cancel := make(chan struct{})
+	first, second := wait(cancel), wait(cancel)
+	time.Sleep(50 * time.Millisecond)
+	close(cancel)
+	for i, done := range []chan error{first, second} {
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Errorf("waiter %d: a cancelled wait ended without an error", i+1)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("waiter %d: cancelling did not end the wait", i+1)
+		}
+	}
+	// The watch is waited on again after a cancel.
+	done = wait(nil)
+	writeFile(t, filepath.Join(own, "again.txt"), "x")
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("wait after a cancel: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a change did not end the wait after a cancel")
+	}
 }
