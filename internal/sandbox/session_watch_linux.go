@@ -93,7 +93,25 @@ func (w *turnWatch) run(cg *cgroupSet, l Limits, disk *diskWatcher, check func()
 		defer close(cancel)
 		var changed chan error // a wait for a change under way
 		canWait := disk != nil
-		tick := time.NewTimer(w.next(cg, l, disk, &changed, &canWait, cancel))
+		// next is the time to the next check: watchdogPoll, or while the
+		// disk watch is quiet the time until a check falls due, with a
+		// wait for a change under way meanwhile.
+		next := func() time.Duration {
+			if !canWait {
+				return watchdogPoll
+			}
+			until, watch, ok := disk.quiet()
+			if !ok {
+				return watchdogPoll
+			}
+			if changed == nil {
+				ch := make(chan error, 1)
+				go func() { ch <- watch.waitChange(cancel) }()
+				changed = ch
+			}
+			return max(watchdogPoll, time.Until(w.due(cg, l, until)))
+		}
+		tick := time.NewTimer(next())
 		defer tick.Stop()
 		for {
 			select {
@@ -110,35 +128,22 @@ func (w *turnWatch) run(cg *cgroupSet, l Limits, disk *diskWatcher, check func()
 				close(over)
 				return
 			}
-			tick.Reset(w.next(cg, l, disk, &changed, &canWait, cancel))
+			tick.Reset(next())
 		}
 	}()
 	return over
 }
 
-// next is the time to the next check: watchdogPoll, or while the disk
-// watch is quiet the time until a check falls due, with a wait for a
-// change under way (changed) meanwhile.
-func (w *turnWatch) next(cg *cgroupSet, l Limits, disk *diskWatcher, changed *chan error, canWait *bool, cancel chan struct{}) time.Duration {
-	if !*canWait {
-		return watchdogPoll
-	}
-	until, watch, ok := disk.quiet()
-	if !ok {
-		return watchdogPoll
-	}
+// due is the earliest of until and the times the CPU time and memory are
+// next to be compared with their limits.
+func (w *turnWatch) due(cg *cgroupSet, l Limits, until time.Time) time.Time {
 	if cg != nil && l.CPUTime > 0 {
 		until = earliest(until, w.cpuAt.Add(cpuPoll(l.CPUTime)))
 	}
 	if cg != nil && l.MemoryBytes > 0 {
 		until = earliest(until, w.memAt)
 	}
-	if *changed == nil {
-		ch := make(chan error, 1)
-		go func() { ch <- watch.waitChange(cancel) }()
-		*changed = ch
-	}
-	return max(watchdogPoll, time.Until(until))
+	return until
 }
 
 // earliest is the earlier of a and b.
