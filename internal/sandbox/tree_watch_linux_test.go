@@ -221,14 +221,7 @@ func TestTreeWatchWaitChange(t *testing.T) {
 	case <-time.After(200 * time.Millisecond):
 	}
 	writeFile(t, filepath.Join(own, "sub", "later.txt"), "x")
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("wait for a change: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("a change did not end the wait")
-	}
+	endedByChange(t, done, "a change")
 	group.generation()
 
 	// Cancelled, with a second waiter queued behind: both end.
@@ -249,12 +242,19 @@ func TestTreeWatchWaitChange(t *testing.T) {
 	// The watch is waited on again after a cancel.
 	done = wait(nil)
 	writeFile(t, filepath.Join(own, "again.txt"), "x")
+	endedByChange(t, done, "a change after a cancel")
+}
+
+// endedByChange fails t unless the wait done ends without an error, as a
+// change (what) ends it.
+func endedByChange(t *testing.T, done <-chan error, what string) {
+	t.Helper()
 	select {
 	case err := <-done:
 		if err != nil {
-			t.Fatalf("wait after a cancel: %v", err)
+			t.Fatalf("wait for %s: %v", what, err)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("a change did not end the wait after a cancel")
+		t.Fatalf("%s did not end the wait", what)
 	}
 }
